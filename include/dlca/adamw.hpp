@@ -1,0 +1,38 @@
+// The notebook's optimiser (SPEC §6): optax.chain(clip(100), adamw(lr, 0.9, 0.99, wd=0.01)),
+// i.e. element-wise value clipping, then AdamW with decoupled weight decay on every logit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace dlca {
+
+struct AdamWSettings {
+  float learning_rate = 0.05f;
+  float beta1 = 0.9f;
+  float beta2 = 0.99f;
+  float eps = 1e-8f;
+  float weight_decay = 1e-2f;
+  float clip = 100.0f;  // each gradient component is clamped to [-clip, clip]
+};
+
+class AdamW {
+ public:
+  AdamW(size_t size, AdamWSettings settings);
+  // One update of params with grad (same size). Non-finite gradients throw std::runtime_error
+  // before anything is changed.
+  void step(std::vector<float>& params, const std::vector<float>& grad);
+
+  const AdamWSettings& settings() const { return settings_; }
+  int64_t steps_taken() const { return t_; }
+  const std::vector<float>& first_moment() const { return m_; }
+  const std::vector<float>& second_moment() const { return v_; }
+
+ private:
+  AdamWSettings settings_;
+  int64_t t_ = 0;
+  std::vector<float> m_, v_;
+};
+
+}  // namespace dlca

@@ -1,0 +1,27 @@
+// The checkerboard experiment (SPEC §7.2): target pattern and random binary initial grids.
+#pragma once
+
+#include "dlca/config.hpp"
+#include "dlca/task.hpp"
+
+namespace dlca {
+
+// value(y, x) = (y/square + x/square) mod 2 in channel 0 (top-left block 0); other channels 0.
+Target checkerboard_target(int channels, int height, int width, int square = 2);
+
+// Every value independently 0 or 1 with probability 1/2, from (key, index): [batch][C][H][W].
+void random_binary_states(uint64_t key, size_t count, std::vector<float>& out);
+
+class CheckerboardTask : public Task {
+ public:
+  explicit CheckerboardTask(const ExperimentConfig& config);
+  const Target& target() const override { return target_; }
+  void initial_states(uint64_t epoch, std::vector<float>& out) const override;
+
+ private:
+  ExperimentConfig config_;
+  Target target_;
+  uint64_t data_key_;
+};
+
+}  // namespace dlca

@@ -1,0 +1,57 @@
+// An experiment configuration (SPEC §7): network shapes and wiring kinds, grid, rollout, batch,
+// optimiser and loss settings. validate() rejects configurations that cannot work, naming the field.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dlca {
+
+// How a layer's two input wires per gate are chosen (SPEC §2).
+enum class Connection { kUnique, kRandom, kFirstKernel };
+
+const char* connection_name(Connection c);
+Connection parse_connection(const std::string& name);  // throws ConfigError
+
+// Thrown for an impossible configuration; what() starts with the offending field's name.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ExperimentConfig {
+  std::string name = "custom";
+  int channels = 1;                             // C: state bits per cell
+  int kernels = 1;                              // K: perception kernels
+  std::vector<int> perception_layers;           // e.g. {9, 8, 4, 2}: input width 9, then gate layers
+  std::vector<Connection> perception_connections;  // one per gate layer (extra entries ignored)
+  std::vector<int> update_layers;               // {n0, n1, ..., C}; n0 = C + K*C*S
+  std::vector<Connection> update_connections;   // one per gate layer (extra entries ignored)
+  int height = 16;
+  int width = 16;
+  int steps = 1;    // CA steps per rollout; loss after the last
+  int batch = 1;    // initial grids per epoch
+  int epochs = 1;   // optimiser steps
+  float learning_rate = 0.05f;
+  bool periodic = false;  // toroidal wrap (true) or zero padding (false)
+  bool async = false;     // asynchronous updates with fire_rate
+  float fire_rate = 0.6f;
+  std::vector<int> loss_channels = {0};
+  uint64_t seed = 23;
+
+  // Bits each perception kernel emits per channel (the last perception layer's width).
+  int perception_outputs() const { return perception_layers.back(); }
+  int perception_gate_layers() const { return int(perception_layers.size()) - 1; }
+  int update_gate_layers() const { return int(update_layers.size()) - 1; }
+  int cells() const { return height * width; }
+};
+
+// Throws ConfigError("field: reason") for the first problem found.
+void validate(const ExperimentConfig& config);
+
+// The paper's synchronous checkerboard (SPEC §7.2).
+ExperimentConfig checkerboard_sync_config();
+
+}  // namespace dlca

@@ -1,0 +1,14 @@
+// Experiment configurations as JSON: the readable form used in model files and configuration files.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "dlca/config.hpp"
+
+namespace dlca {
+
+nlohmann::json config_to_json(const ExperimentConfig& config);
+// Reads every known key, rejects unknown keys and wrong types by name; then validate()s.
+ExperimentConfig config_from_json(const nlohmann::json& json);
+
+}  // namespace dlca

@@ -1,0 +1,64 @@
+// A DiffLogic CA model: its configuration, fixed wiring, and the logits of every gate, stored as
+// one flat array (16 per gate) in SPEC's parameter-array order: perception layers (K x n x 16 each),
+// then update layers (n x 16 each). Also the derived quantities: soft coefficients, hard ops,
+// active-gate count and the logit gradient from per-gate sums.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "dlca/config.hpp"
+#include "dlca/ops.hpp"
+#include "dlca/wiring.hpp"
+
+namespace dlca {
+
+// One parameter array: `copies` x `width` gates starting at global gate index `first_gate`.
+struct GateLayer {
+  int first_gate = 0;
+  int copies = 1;  // K for a perception layer, 1 for an update layer
+  int width = 0;   // gates per copy
+  int gate(int copy, int j) const { return first_gate + copy * width + j; }
+  int count() const { return copies * width; }
+};
+
+// Keys derived from the seed: one for parameters and wiring, one for async masks, one for data.
+struct SeedKeys {
+  uint64_t params, masks, data;
+  explicit SeedKeys(uint64_t seed);
+};
+
+struct Model {
+  ExperimentConfig config;
+  std::vector<LayerWiring> perception_wiring;  // one per perception gate layer
+  std::vector<LayerWiring> update_wiring;      // one per update gate layer
+  std::vector<GateLayer> perception_layers;
+  std::vector<GateLayer> update_layers;
+  std::vector<float> logits;  // num_gates() * 16
+
+  int num_gates() const { return int(logits.size() / kNumOps); }
+  int num_perception_gates() const;
+};
+
+// Builds a validated model: wiring from the seed, every gate initialised as pass-through A
+// (logit 10 at index 3, 0 elsewhere). Throws ConfigError.
+Model make_model(const ExperimentConfig& config);
+// Fills perception_layers/update_layers and sizes logits (zeros) for the config.
+void build_layout(Model& model);
+
+inline constexpr float kPassThroughLogit = 10.0f;
+
+// Softmax of each gate's logits folded into the 4 affine coefficients: 4 floats per gate.
+std::vector<float> soft_coefficients(const std::vector<float>& logits);
+// Argmax op of each gate (first maximum on ties, as JAX).
+std::vector<uint8_t> hard_ops(const std::vector<float>& logits);
+// Gates whose argmax is neither A nor B; perception counted once per kernel (SPEC §8.1).
+int active_gate_count(const std::vector<float>& logits);
+
+// Per gate, the sums over every use G = (sum g, sum g*a, sum g*b, sum g*a*b) of the upstream
+// gradient g and inputs a, b. Converts them to the logit gradient: dL/dp = M G, then softmax backward.
+void logit_gradient_from_sums(const std::vector<float>& logits, const std::vector<double>& gate_sums,
+                              std::vector<float>& grad);
+
+}  // namespace dlca

@@ -1,0 +1,40 @@
+// The training loop above the backend contract: per epoch it asks the task for initial grids, runs
+// the backend's rollout (soft loss, hard loss, gradient) and takes one AdamW step.
+#pragma once
+
+#include <cstdint>
+
+#include "dlca/adamw.hpp"
+#include "dlca/backend.hpp"
+#include "dlca/model.hpp"
+#include "dlca/task.hpp"
+
+namespace dlca {
+
+struct EpochStats {
+  int64_t epoch = 0;       // 0-based; the losses are those of the parameters after `epoch` updates
+  double soft_loss = 0;
+  double hard_loss = 0;
+  int active_gates = 0;    // of the parameters the losses were measured with
+  double milliseconds = 0; // wall time of the whole epoch (data, rollout, hard loss, optimiser)
+};
+
+class Trainer {
+ public:
+  Trainer(Model model, const Task& task, Backend& backend);
+  EpochStats run_epoch();
+  const Model& model() const { return model_; }
+  int64_t epoch() const { return epoch_; }
+  const AdamW& optimizer() const { return optimizer_; }
+
+ private:
+  Model model_;
+  const Task& task_;
+  Backend& backend_;
+  AdamW optimizer_;
+  uint64_t masks_key_;
+  int64_t epoch_ = 0;
+  std::vector<float> initial_;
+};
+
+}  // namespace dlca

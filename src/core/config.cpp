@@ -1,0 +1,137 @@
+// Validation of experiment configurations and the built-in checkerboard configuration.
+#include "dlca/config.hpp"
+
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace dlca {
+
+const char* connection_name(Connection c) {
+  switch (c) {
+    case Connection::kUnique: return "unique";
+    case Connection::kRandom: return "random";
+    case Connection::kFirstKernel: return "first_kernel";
+  }
+  return "?";
+}
+
+Connection parse_connection(const std::string& name) {
+  if (name == "unique") return Connection::kUnique;
+  if (name == "random") return Connection::kRandom;
+  if (name == "first_kernel") return Connection::kFirstKernel;
+  throw ConfigError(fmt::format("connection: unknown kind '{}' (unique, random, first_kernel)", name));
+}
+
+namespace {
+
+[[noreturn]] void reject(const std::string& field, const std::string& reason) {
+  throw ConfigError(field + ": " + reason);
+}
+
+void require_positive(const char* field, long long value) {
+  if (value <= 0) reject(field, fmt::format("must be positive, got {}", value));
+}
+
+// Checks one gate layer n -> m of the given wiring kind; `field` names it in errors.
+void validate_layer(const std::string& field, Connection kind, int n, int m, bool first_perception) {
+  switch (kind) {
+    case Connection::kUnique:
+      if (2LL * m < n)
+        reject(field, fmt::format("'unique' needs at least half as many gates as inputs ({} -> {})", n, m));
+      if ((long long)m > (long long)n * (n - 1) / 2)
+        reject(field, fmt::format("'unique' cannot make {} distinct pairs from {} inputs", m, n));
+      break;
+    case Connection::kRandom:
+      break;
+    case Connection::kFirstKernel:
+      if (!first_perception) reject(field, "'first_kernel' is only allowed as the first perception layer");
+      if (n != 9 || m != 8) reject(field, fmt::format("'first_kernel' must be 9 -> 8, got {} -> {}", n, m));
+      break;
+  }
+}
+
+}  // namespace
+
+void validate(const ExperimentConfig& c) {
+  require_positive("channels", c.channels);
+  require_positive("kernels", c.kernels);
+  require_positive("height", c.height);
+  require_positive("width", c.width);
+  require_positive("steps", c.steps);
+  require_positive("batch", c.batch);
+  require_positive("epochs", c.epochs);
+  if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))
+    reject("lr", fmt::format("must be a positive finite number, got {}", c.learning_rate));
+  if (!(c.fire_rate > 0 && c.fire_rate <= 1))
+    reject("fire_rate", fmt::format("must be in (0, 1], got {}", c.fire_rate));
+  if ((long long)c.height * c.width * c.batch > (1LL << 26))
+    reject("height", "grid cells times batch exceed 2^26");
+
+  if (c.perception_layers.size() < 2)
+    reject("perception_layers", "needs an input width and at least one gate layer");
+  for (size_t i = 0; i < c.perception_layers.size(); ++i)
+    require_positive(fmt::format("perception_layers[{}]", i).c_str(), c.perception_layers[i]);
+  if (c.perception_layers[0] != 9)
+    reject("perception_layers[0]", fmt::format("must be 9 (the 3x3 patch), got {}", c.perception_layers[0]));
+  if (c.perception_connections.size() < c.perception_layers.size() - 1)
+    reject("perception_connections", fmt::format("needs {} entries, got {}", c.perception_layers.size() - 1,
+                                                 c.perception_connections.size()));
+  for (size_t l = 1; l < c.perception_layers.size(); ++l)
+    validate_layer(fmt::format("perception_layers[{}]", l), c.perception_connections[l - 1],
+                   c.perception_layers[l - 1], c.perception_layers[l], l == 1);
+
+  if (c.update_layers.size() < 2)
+    reject("update_layers", "needs an input width and at least one gate layer");
+  for (size_t i = 0; i < c.update_layers.size(); ++i)
+    require_positive(fmt::format("update_layers[{}]", i).c_str(), c.update_layers[i]);
+  const long long n0 = (long long)c.channels + (long long)c.kernels * c.channels * c.perception_layers.back();
+  if (c.update_layers[0] != n0)
+    reject("update_layers[0]", fmt::format("must be channels + kernels*channels*perception outputs = {}, got {}",
+                                           n0, c.update_layers[0]));
+  if (c.update_layers.back() != c.channels)
+    reject("update_layers", fmt::format("last layer width {} must equal channels ({})", c.update_layers.back(),
+                                        c.channels));
+  if (c.update_connections.size() < c.update_layers.size() - 1)
+    reject("update_connections", fmt::format("needs {} entries, got {}", c.update_layers.size() - 1,
+                                             c.update_connections.size()));
+  for (size_t l = 1; l < c.update_layers.size(); ++l)
+    validate_layer(fmt::format("update_layers[{}]", l), c.update_connections[l - 1], c.update_layers[l - 1],
+                   c.update_layers[l], false);
+
+  if (c.loss_channels.empty()) reject("loss_channels", "must name at least one channel");
+  std::set<int> seen;
+  for (int ch : c.loss_channels) {
+    if (ch < 0 || ch >= c.channels)
+      reject("loss_channels", fmt::format("channel {} is outside 0..{}", ch, c.channels - 1));
+    if (!seen.insert(ch).second) reject("loss_channels", fmt::format("channel {} is listed twice", ch));
+  }
+}
+
+ExperimentConfig checkerboard_sync_config() {
+  ExperimentConfig c;
+  c.name = "checkerboard_sync";
+  c.channels = 8;
+  c.kernels = 16;
+  c.perception_layers = {9, 8, 4, 2};
+  c.perception_connections = {Connection::kFirstKernel, Connection::kUnique, Connection::kUnique};
+  c.update_layers = {264};
+  for (int i = 0; i < 10; ++i) c.update_layers.push_back(256);
+  for (int w : {128, 64, 32, 16, 8, 8}) c.update_layers.push_back(w);
+  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
+  c.height = 16;
+  c.width = 16;
+  c.steps = 20;
+  c.batch = 2;
+  c.epochs = 500;
+  c.learning_rate = 0.05f;
+  c.periodic = false;
+  c.async = false;
+  c.fire_rate = 0.6f;
+  c.loss_channels = {0};
+  c.seed = 23;
+  return c;
+}
+
+}  // namespace dlca

@@ -1,0 +1,120 @@
+// Model construction (layout, wiring from the seed, pass-through initialisation) and the per-gate
+// conversions between logits and what the backends use: soft coefficients, hard ops, gradients.
+#include "dlca/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dlca/random.hpp"
+
+namespace dlca {
+
+SeedKeys::SeedKeys(uint64_t seed)
+    : params(derive_key(seed, 1)), masks(derive_key(seed, 2)), data(derive_key(seed, 3)) {}
+
+int Model::num_perception_gates() const {
+  int n = 0;
+  for (const auto& l : perception_layers) n += l.count();
+  return n;
+}
+
+void build_layout(Model& m) {
+  const auto& c = m.config;
+  m.perception_layers.clear();
+  m.update_layers.clear();
+  int gate = 0;
+  for (int l = 1; l < int(c.perception_layers.size()); ++l) {
+    m.perception_layers.push_back({gate, c.kernels, c.perception_layers[l]});
+    gate += m.perception_layers.back().count();
+  }
+  for (int l = 1; l < int(c.update_layers.size()); ++l) {
+    m.update_layers.push_back({gate, 1, c.update_layers[l]});
+    gate += m.update_layers.back().count();
+  }
+  m.logits.assign(size_t(gate) * kNumOps, 0.0f);
+}
+
+Model make_model(const ExperimentConfig& config) {
+  validate(config);
+  Model m;
+  m.config = config;
+  build_layout(m);
+  const SeedKeys keys(config.seed);
+  // As the notebook: the update network's wiring from one key, the perception's from another,
+  // and one sub-key per layer.
+  const uint64_t update_key = derive_key(keys.params, 1);
+  const uint64_t perception_key = derive_key(keys.params, 2);
+  const auto& c = config;
+  for (int l = 1; l < int(c.update_layers.size()); ++l)
+    m.update_wiring.push_back(make_wiring(c.update_connections[l - 1], c.update_layers[l - 1], c.update_layers[l],
+                                          derive_key(update_key, l)));
+  for (int l = 1; l < int(c.perception_layers.size()); ++l)
+    m.perception_wiring.push_back(make_wiring(c.perception_connections[l - 1], c.perception_layers[l - 1],
+                                              c.perception_layers[l], derive_key(perception_key, l)));
+  for (int g = 0; g < m.num_gates(); ++g) m.logits[size_t(g) * kNumOps + kOpPassA] = kPassThroughLogit;
+  return m;
+}
+
+namespace {
+
+// Max-subtracted softmax of one gate's 16 logits, in double.
+std::array<double, kNumOps> softmax16(const float* z) {
+  std::array<double, kNumOps> p;
+  const float zmax = *std::max_element(z, z + kNumOps);
+  double sum = 0;
+  for (int i = 0; i < kNumOps; ++i) sum += p[i] = std::exp(double(z[i]) - double(zmax));
+  for (double& v : p) v /= sum;
+  return p;
+}
+
+}  // namespace
+
+std::vector<float> soft_coefficients(const std::vector<float>& logits) {
+  const size_t gates = logits.size() / kNumOps;
+  std::vector<float> coeffs(gates * 4);
+  for (size_t g = 0; g < gates; ++g) {
+    const auto p = softmax16(&logits[g * kNumOps]);
+    for (int q = 0; q < 4; ++q) {
+      double c = 0;
+      for (int i = 0; i < kNumOps; ++i) c += p[i] * kOpCoefficients[i][q];
+      coeffs[g * 4 + q] = float(c);
+    }
+  }
+  return coeffs;
+}
+
+std::vector<uint8_t> hard_ops(const std::vector<float>& logits) {
+  const size_t gates = logits.size() / kNumOps;
+  std::vector<uint8_t> ops(gates);
+  for (size_t g = 0; g < gates; ++g) {
+    const float* z = &logits[g * kNumOps];
+    ops[g] = uint8_t(std::max_element(z, z + kNumOps) - z);  // first maximum
+  }
+  return ops;
+}
+
+int active_gate_count(const std::vector<float>& logits) {
+  int n = 0;
+  for (uint8_t op : hard_ops(logits)) n += (op != kOpPassA && op != kOpPassB);
+  return n;
+}
+
+void logit_gradient_from_sums(const std::vector<float>& logits, const std::vector<double>& gate_sums,
+                              std::vector<float>& grad) {
+  const size_t gates = logits.size() / kNumOps;
+  grad.assign(logits.size(), 0.0f);
+  for (size_t g = 0; g < gates; ++g) {
+    const auto p = softmax16(&logits[g * kNumOps]);
+    const double* G = &gate_sums[g * 4];
+    std::array<double, kNumOps> dp;
+    double mean = 0;
+    for (int i = 0; i < kNumOps; ++i) {
+      const auto& M = kOpCoefficients[i];
+      dp[i] = M[0] * G[0] + M[1] * G[1] + M[2] * G[2] + M[3] * G[3];
+      mean += p[i] * dp[i];
+    }
+    for (int j = 0; j < kNumOps; ++j) grad[g * kNumOps + j] = float(p[j] * (dp[j] - mean));
+  }
+}
+
+}  // namespace dlca

@@ -1,0 +1,75 @@
+// Gate wiring generators of SPEC §2, each ending with the gate permutation drawn from the layer key.
+#include "dlca/wiring.hpp"
+
+#include <fmt/format.h>
+
+#include "dlca/random.hpp"
+
+namespace dlca {
+
+namespace {
+
+// Gate g takes the perm[g]-th pair.
+LayerWiring permute_pairs(const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint64_t key) {
+  const auto perm = random_permutation(key, uint32_t(pairs.size()));
+  LayerWiring w;
+  w.a.resize(pairs.size());
+  w.b.resize(pairs.size());
+  for (size_t g = 0; g < pairs.size(); ++g) {
+    w.a[g] = pairs[perm[g]].first;
+    w.b[g] = pairs[perm[g]].second;
+  }
+  return w;
+}
+
+}  // namespace
+
+std::vector<std::pair<uint32_t, uint32_t>> unique_pairs(int n, int m) {
+  if (n <= 0 || m <= 0) throw ConfigError(fmt::format("unique wiring: sizes must be positive ({} -> {})", n, m));
+  if (2LL * m < n)
+    throw ConfigError(fmt::format("unique wiring: number of gates must not be smaller than half of the inputs "
+                                  "({} -> {})", n, m));
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  const auto enough = [&] { return pairs.size() >= size_t(m); };
+  for (int j = 0; j < n / 2; ++j) pairs.emplace_back(2 * j, 2 * j + 1);
+  if (!enough())
+    for (int j = 0; j < (n - 1) / 2; ++j) pairs.emplace_back(2 * j + 1, 2 * j + 2);
+  for (int d = 2; !enough() && d < n; ++d)
+    for (int i = 0; i + d < n; ++i) pairs.emplace_back(i, i + d);
+  if (!enough())
+    throw ConfigError(fmt::format("unique wiring: could not generate {} unique connections from {} inputs", m, n));
+  pairs.resize(m);
+  return pairs;
+}
+
+LayerWiring unique_wiring(int n, int m, uint64_t key) { return permute_pairs(unique_pairs(n, m), key); }
+
+LayerWiring random_wiring(int n, int m, uint64_t key) {
+  if (n <= 0 || m <= 0) throw ConfigError(fmt::format("random wiring: sizes must be positive ({} -> {})", n, m));
+  const auto slots = random_permutation(derive_key(key, 2), uint32_t(2 * m));
+  const auto relabel = random_permutation(derive_key(key, 1), uint32_t(n));
+  LayerWiring w;
+  for (int g = 0; g < m; ++g) {
+    w.a.push_back(relabel[slots[g] % n]);
+    w.b.push_back(relabel[slots[m + g] % n]);
+  }
+  return w;
+}
+
+LayerWiring first_kernel_wiring(uint64_t key) {
+  static constexpr uint32_t kNeighbours[8] = {0, 1, 2, 3, 5, 6, 7, 8};
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  for (uint32_t p : kNeighbours) pairs.emplace_back(p, 4u);
+  return permute_pairs(pairs, key);
+}
+
+LayerWiring make_wiring(Connection kind, int n, int m, uint64_t key) {
+  switch (kind) {
+    case Connection::kUnique: return unique_wiring(n, m, key);
+    case Connection::kRandom: return random_wiring(n, m, key);
+    case Connection::kFirstKernel: return first_kernel_wiring(key);
+  }
+  throw ConfigError("connection: unknown kind");
+}
+
+}  // namespace dlca

@@ -1,0 +1,251 @@
+// The fast CPU backend (see cpu_backend.hpp). One epoch: forward over all steps storing only grid
+// states, loss, then backward step by step (recomputing a tile's activations when checkpointing),
+// scattering patch gradients back to the previous state, and finally the hard loss, bit-sliced.
+#include "dlca/cpu_backend.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include <hwy/aligned_allocator.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "dlca/cell_program.hpp"
+#include "dlca/hard_rollout.hpp"
+#include "gate_kernels.hpp"
+
+namespace dlca {
+
+namespace {
+
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+// At most this many gradient accumulators; tiles are split among them in contiguous runs. Fixed
+// (not derived from the thread count), so the summation order never depends on the machine.
+constexpr int kMaxChunks = 32;
+
+struct AlignedBuffer {
+  hwy::AlignedFreeUniquePtr<float[]> data;
+  size_t size = 0;
+  float* get(size_t n) {
+    if (size < n) {
+      data = hwy::AllocateAligned<float>(n);
+      if (!data) throw std::bad_alloc();
+      size = n;
+    }
+    return data.get();
+  }
+};
+
+struct Scratch {
+  AlignedBuffer act, grad;
+};
+
+}  // namespace
+
+int default_tile_cells(uint32_t rows) {
+  constexpr size_t kBudgetBytes = size_t(1) << 21;  // activations + gradients of one tile
+  const size_t cells = kBudgetBytes / (2 * sizeof(float) * std::max<uint32_t>(rows, 1));
+  return int(std::clamp<size_t>(cells / kernels::kRowAlign * kernels::kRowAlign, kernels::kRowAlign, 512));
+}
+
+struct CpuBackend::Impl {
+  tbb::task_arena arena;
+  tbb::enumerable_thread_specific<Scratch> scratch;
+  AlignedBuffer stored;  // keep-all activations: [step][tile][rows][stride]
+  explicit Impl(int threads) : arena(threads > 0 ? threads : tbb::task_arena::automatic) {}
+};
+
+CpuBackend::CpuBackend(CpuBackendOptions options)
+    : options_(options), impl_(std::make_unique<Impl>(options.threads)) {}
+CpuBackend::~CpuBackend() = default;
+
+std::string CpuBackend::name() const { return std::string("cpu (") + kernels::selected_target() + ")"; }
+
+namespace {
+
+// Everything one rollout's tiles share.
+struct RolloutPlan {
+  const CellProgram* program;
+  const GridGeometry* geometry;
+  const float* coeffs;
+  const uint8_t* masks;  // [step][y*W+x] or null (sync)
+  int tile_cells, num_tiles, num_chunks;
+  size_t stride, tile_floats;
+
+  int first_cell(int tile) const { return tile * tile_cells; }
+  int tile_size(int tile) const { return std::min(tile_cells, geometry->cells() - first_cell(tile)); }
+  bool fires(int step, int cell) const { return !masks || masks[size_t(step) * geometry->plane() + cell % geometry->plane()]; }
+  std::pair<int, int> chunk_tiles(int chunk) const {
+    return {int(int64_t(num_tiles) * chunk / num_chunks), int(int64_t(num_tiles) * (chunk + 1) / num_chunks)};
+  }
+};
+
+// Gathers the tile's patches from `in` and evaluates the program; writes the new state to `out`
+// (if given), keeping the old value where an async cell does not fire.
+void forward_tile(const RolloutPlan& plan, int tile, int step, const float* in, float* out, float* act) {
+  const auto& geo = *plan.geometry;
+  const auto& prog = *plan.program;
+  const int c0 = plan.first_cell(tile), n = plan.tile_size(tile), hw = geo.plane();
+  for (int c = 0; c < geo.channels; ++c)
+    for (int p = 0; p < 9; ++p) {
+      float* row = act + CellProgram::patch_row(c, p) * plan.stride;
+      for (int i = 0; i < n; ++i) {
+        const int32_t nb = geo.neighbour[size_t(c0 + i) * 9 + p];
+        row[i] = nb < 0 ? 0.0f : in[geo.state_base[nb] + size_t(c) * hw];
+      }
+      std::fill(row + n, row + plan.stride, 0.0f);
+    }
+  kernels::forward_ops(prog.ops.data(), prog.ops.size(), plan.coeffs, act, plan.stride);
+  if (!out) return;
+  for (int c = 0; c < geo.channels; ++c) {
+    const float* row = act + prog.output_rows[c] * plan.stride;
+    for (int i = 0; i < n; ++i) {
+      const size_t idx = geo.state_base[c0 + i] + size_t(c) * hw;
+      out[idx] = plan.fires(step, c0 + i) ? row[i] : in[idx];
+    }
+  }
+}
+
+// Backward through one tile's step: upstream gradient of the new state d_out, activations in act;
+// writes the tile's patch gradients into d_patch [c*9+p][cell] and adds to gate_sums.
+void backward_tile(const RolloutPlan& plan, int tile, int step, const float* d_out, const float* act, float* grad,
+                   float* d_patch, double* gate_sums) {
+  const auto& geo = *plan.geometry;
+  const auto& prog = *plan.program;
+  const int c0 = plan.first_cell(tile), n = plan.tile_size(tile), hw = geo.plane(), cells = geo.cells();
+  std::memset(grad, 0, plan.tile_floats * sizeof(float));
+  for (int c = 0; c < geo.channels; ++c) {
+    float* row = grad + prog.output_rows[c] * plan.stride;
+    for (int i = 0; i < n; ++i)
+      row[i] = plan.fires(step, c0 + i) ? d_out[geo.state_base[c0 + i] + size_t(c) * hw] : 0.0f;
+  }
+  kernels::backward_ops(prog.ops.data(), prog.ops.size(), plan.coeffs, act, grad, plan.stride, gate_sums);
+  for (int c = 0; c < geo.channels; ++c)
+    for (int p = 0; p < 9; ++p)
+      std::memcpy(d_patch + size_t(c * 9 + p) * cells + c0, grad + CellProgram::patch_row(c, p) * plan.stride,
+                  size_t(n) * sizeof(float));
+}
+
+// d_in = gradient of the state before the step: patch gradients of every cell that saw it, plus the
+// pass-through of cells that did not fire.
+void scatter_tile(const RolloutPlan& plan, int tile, int step, const float* d_out, const float* d_patch,
+                  float* d_in) {
+  const auto& geo = *plan.geometry;
+  const int c0 = plan.first_cell(tile), n = plan.tile_size(tile), hw = geo.plane(), cells = geo.cells();
+  for (int i = 0; i < n; ++i) {
+    const int cell = c0 + i;
+    const bool fired = plan.fires(step, cell);
+    for (int c = 0; c < geo.channels; ++c) {
+      const size_t idx = geo.state_base[cell] + size_t(c) * hw;
+      float d = fired ? 0.0f : d_out[idx];
+      for (int p = 0; p < 9; ++p) {
+        const int32_t from = geo.inverse[size_t(cell) * 9 + p];
+        if (from >= 0) d += d_patch[size_t(c * 9 + p) * cells + from];
+      }
+      d_in[idx] = d;
+    }
+  }
+}
+
+}  // namespace
+
+RolloutResult CpuBackend::rollout(const Model& model, const Target& target, const RolloutBatch& batch,
+                                  const RolloutRequest& request) {
+  const ExperimentConfig& cfg = model.config;
+  if (batch.batch <= 0 || !batch.initial_state) throw std::invalid_argument("rollout: empty batch");
+  const GridGeometry geo = make_grid_geometry(batch.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
+  const CellProgram prog = build_cell_program(model);
+  const std::vector<float> coeffs = soft_coefficients(model.logits);
+  const std::vector<uint8_t> masks =
+      cfg.async ? fire_masks(batch.mask_key, cfg.steps, cfg.height, cfg.width, cfg.fire_rate)
+                : std::vector<uint8_t>{};
+
+  RolloutPlan plan;
+  plan.program = &prog;
+  plan.geometry = &geo;
+  plan.coeffs = coeffs.data();
+  plan.masks = masks.empty() ? nullptr : masks.data();
+  plan.tile_cells = options_.tile_cells > 0 ? options_.tile_cells : default_tile_cells(prog.num_rows);
+  plan.num_tiles = (geo.cells() + plan.tile_cells - 1) / plan.tile_cells;
+  plan.num_chunks = std::min(plan.num_tiles, kMaxChunks);
+  plan.stride = round_up(size_t(plan.tile_cells), kernels::kRowAlign);
+  plan.tile_floats = size_t(prog.num_rows) * plan.stride;
+
+  const int steps = cfg.steps;
+  const size_t state_size = geo.state_size();
+  std::vector<float> states(size_t(steps + 1) * state_size);
+  std::copy(batch.initial_state, batch.initial_state + state_size, states.begin());
+  const bool keep_all = request.gradient && !options_.checkpointing;
+  float* stored = keep_all ? impl_->stored.get(size_t(steps) * plan.num_tiles * plan.tile_floats) : nullptr;
+  const auto activations = [&](int step, int tile) {
+    return keep_all ? stored + (size_t(step) * plan.num_tiles + tile) * plan.tile_floats
+                    : impl_->scratch.local().act.get(plan.tile_floats);
+  };
+  const auto for_each_tile = [&](auto&& body) {
+    impl_->arena.execute([&] {
+      tbb::parallel_for(0, plan.num_tiles, [&](int tile) { body(tile); }, tbb::simple_partitioner());
+    });
+  };
+
+  for (int s = 0; s < steps; ++s) {
+    const float* in = &states[size_t(s) * state_size];
+    float* out = &states[size_t(s + 1) * state_size];
+    for_each_tile([&](int tile) { forward_tile(plan, tile, s, in, out, activations(s, tile)); });
+  }
+
+  RolloutResult result;
+  const float* final_state = &states[size_t(steps) * state_size];
+  std::vector<float> d_state(state_size, 0.0f);
+  for (int cell = 0; cell < geo.cells(); ++cell) {
+    const int yx = cell % geo.plane();
+    for (int c : cfg.loss_channels) {
+      const size_t idx = geo.state_base[cell] + size_t(c) * geo.plane();
+      const float diff = final_state[idx] - target.values[size_t(c) * geo.plane() + yx];
+      result.soft_loss += double(diff) * diff;
+      d_state[idx] = 2.0f * diff;
+    }
+  }
+  if (request.final_state) result.final_state.assign(final_state, final_state + state_size);
+
+  if (request.gradient) {
+    const size_t sums_per_chunk = size_t(model.num_gates()) * 4;
+    std::vector<double> chunk_sums(size_t(plan.num_chunks) * sums_per_chunk, 0.0);
+    std::vector<float> d_patch(size_t(geo.channels) * 9 * geo.cells());
+    std::vector<float> d_prev(state_size);
+    for (int s = steps - 1; s >= 0; --s) {
+      const float* in = &states[size_t(s) * state_size];
+      impl_->arena.execute([&] {
+        tbb::parallel_for(0, plan.num_chunks, [&](int chunk) {
+          Scratch& local = impl_->scratch.local();
+          float* grad = local.grad.get(plan.tile_floats);
+          const auto [first, last] = plan.chunk_tiles(chunk);
+          for (int tile = first; tile < last; ++tile) {
+            float* act = activations(s, tile);
+            if (!keep_all) forward_tile(plan, tile, s, in, nullptr, act);
+            backward_tile(plan, tile, s, d_state.data(), act, grad, d_patch.data(),
+                          &chunk_sums[size_t(chunk) * sums_per_chunk]);
+          }
+        }, tbb::simple_partitioner());
+      });
+      if (s > 0)  // the gradient of the initial state is not needed
+        for_each_tile([&](int tile) { scatter_tile(plan, tile, s, d_state.data(), d_patch.data(), d_prev.data()); });
+      std::swap(d_state, d_prev);
+    }
+    std::vector<double> gate_sums(sums_per_chunk, 0.0);
+    for (int chunk = 0; chunk < plan.num_chunks; ++chunk)
+      for (size_t i = 0; i < sums_per_chunk; ++i) gate_sums[i] += chunk_sums[size_t(chunk) * sums_per_chunk + i];
+    logit_gradient_from_sums(model.logits, gate_sums, result.grad);
+  }
+
+  if (request.hard_loss) {
+    result.hard_loss = hard_rollout(prog, hard_ops(model.logits), geo, batch.initial_state, steps, masks, target,
+                                    cfg.loss_channels)
+                           .loss;
+  }
+  return result;
+}
+
+}  // namespace dlca

@@ -1,0 +1,31 @@
+// AdamW with element-wise gradient clipping, in float32 as optax computes it.
+#include "dlca/adamw.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace dlca {
+
+AdamW::AdamW(size_t size, AdamWSettings settings) : settings_(settings), m_(size, 0.0f), v_(size, 0.0f) {}
+
+void AdamW::step(std::vector<float>& params, const std::vector<float>& grad) {
+  if (params.size() != m_.size() || grad.size() != m_.size())
+    throw std::invalid_argument("AdamW: parameter and gradient sizes differ from the optimiser's");
+  for (float g : grad)
+    if (!std::isfinite(g)) throw std::runtime_error("gradient: contains NaN or infinity");
+  const auto& s = settings_;
+  ++t_;
+  const float bias1 = 1.0f - std::pow(s.beta1, float(t_));
+  const float bias2 = 1.0f - std::pow(s.beta2, float(t_));
+  for (size_t i = 0; i < params.size(); ++i) {
+    const float g = std::clamp(grad[i], -s.clip, s.clip);
+    m_[i] = s.beta1 * m_[i] + (1.0f - s.beta1) * g;
+    v_[i] = s.beta2 * v_[i] + (1.0f - s.beta2) * g * g;
+    const float m_hat = m_[i] / bias1;
+    const float v_hat = v_[i] / bias2;
+    params[i] -= s.learning_rate * (m_hat / (std::sqrt(v_hat) + s.eps) + s.weight_decay * params[i]);
+  }
+}
+
+}  // namespace dlca

@@ -1,0 +1,34 @@
+// One training epoch: data from the task, rollout on the backend, AdamW on the logits.
+#include "dlca/trainer.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace dlca {
+
+Trainer::Trainer(Model model, const Task& task, Backend& backend)
+    : model_(std::move(model)),
+      task_(task),
+      backend_(backend),
+      optimizer_(model_.logits.size(), AdamWSettings{.learning_rate = model_.config.learning_rate}),
+      masks_key_(SeedKeys(model_.config.seed).masks) {}
+
+EpochStats Trainer::run_epoch() {
+  const auto start = std::chrono::steady_clock::now();
+  task_.initial_states(uint64_t(epoch_), initial_);
+  RolloutBatch batch{model_.config.batch, initial_.data(), epoch_mask_key(masks_key_, uint64_t(epoch_))};
+  RolloutResult r = backend_.rollout(model_, task_.target(), batch, RolloutRequest{});
+  if (!std::isfinite(r.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
+  EpochStats stats;
+  stats.epoch = epoch_;
+  stats.soft_loss = r.soft_loss;
+  stats.hard_loss = r.hard_loss;
+  stats.active_gates = active_gate_count(model_.logits);
+  optimizer_.step(model_.logits, r.grad);
+  ++epoch_;
+  stats.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace dlca

@@ -1,0 +1,117 @@
+// The training loop of the command-line programs: progress, CSV log, summary, save, Ctrl-C.
+#include "dlca/training_run.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <vector>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/model_file.hpp"
+
+namespace dlca {
+
+namespace {
+
+std::atomic<bool> g_stop_requested{false};
+extern "C" void request_stop(int) { g_stop_requested = true; }
+
+std::string format_seconds(double s) {
+  if (s < 60) return fmt::format("{:.1f} s", s);
+  if (s < 3600) return fmt::format("{}m{:02}s", int(s) / 60, int(s) % 60);
+  return fmt::format("{}h{:02}m", int(s) / 3600, (int(s) / 60) % 60);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+}  // namespace
+
+nlohmann::json TrainingSummary::to_json() const {
+  return {{"experiment", experiment},
+          {"backend", backend},
+          {"epochs", epochs},
+          {"final_soft_loss", final_soft_loss},
+          {"final_hard_loss", final_hard_loss},
+          {"first_zero_epoch", first_zero_epoch ? nlohmann::json(*first_zero_epoch) : nlohmann::json(nullptr)},
+          {"active_gates", active_gates},
+          {"wall_seconds", wall_seconds},
+          {"median_epoch_ms", median_epoch_ms},
+          {"interrupted", interrupted}};
+}
+
+TrainingSummary run_training(Trainer& trainer, const std::string& backend_name, const TrainingRunOptions& options,
+                             std::ostream& out) {
+  g_stop_requested = false;
+  auto previous_handler = std::signal(SIGINT, request_stop);
+  const bool live = !options.quiet && ::isatty(STDERR_FILENO);
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+
+  TrainingSummary summary;
+  summary.experiment = trainer.model().config.name;
+  summary.backend = backend_name;
+  std::string csv = "epoch,soft_loss,hard_loss,active_gates,ms\n";
+  std::vector<double> epoch_ms;
+  double last_draw = -1, last_log_write = 0;
+  EpochStats stats;
+  while (trainer.epoch() < options.epochs && !g_stop_requested) {
+    stats = trainer.run_epoch();
+    epoch_ms.push_back(stats.milliseconds);
+    if (stats.hard_loss == 0 && !summary.first_zero_epoch) summary.first_zero_epoch = stats.epoch;
+    csv += fmt::format("{},{:.9g},{:.9g},{},{:.3f}\n", stats.epoch, stats.soft_loss, stats.hard_loss,
+                       stats.active_gates, stats.milliseconds);
+    const double now = elapsed();
+    const int64_t done = trainer.epoch();
+    if (live && (now - last_draw > 0.1 || done == options.epochs)) {
+      last_draw = now;
+      const double per_epoch = now / double(done);
+      std::fprintf(stderr, "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f  %.1f ms/epoch  ETA %s",
+                   summary.experiment.c_str(), (long long)done, (long long)options.epochs, stats.soft_loss,
+                   stats.hard_loss, stats.milliseconds, format_seconds(per_epoch * double(options.epochs - done)).c_str());
+      std::fflush(stderr);
+    } else if (!live && !options.quiet && options.print_every > 0 &&
+               (stats.epoch % options.print_every == 0 || done == options.epochs)) {
+      out << fmt::format("epoch {:>6}  soft {:10.4f}  hard {:5.0f}  active {:5}  {:7.2f} ms\n", stats.epoch,
+                         stats.soft_loss, stats.hard_loss, stats.active_gates, stats.milliseconds)
+          << std::flush;
+    }
+    if (!options.log_path.empty() && now - last_log_write > 5.0) {  // keep the log current on long runs
+      write_file_atomically(options.log_path, csv);
+      last_log_write = now;
+    }
+  }
+  if (live) std::fprintf(stderr, "\n");
+  std::signal(SIGINT, previous_handler);
+
+  summary.interrupted = trainer.epoch() < options.epochs;
+  summary.epochs = trainer.epoch();
+  summary.final_soft_loss = stats.soft_loss;
+  summary.final_hard_loss = stats.hard_loss;
+  summary.active_gates = active_gate_count(trainer.model().logits);
+  summary.wall_seconds = elapsed();
+  summary.median_epoch_ms = median(epoch_ms);
+
+  if (!options.log_path.empty()) write_file_atomically(options.log_path, csv);
+  if (!options.save_path.empty()) save_params(trainer.model(), options.save_path);
+  if (!options.summary_path.empty()) write_file_atomically(options.summary_path, summary.to_json().dump(2) + "\n");
+
+  out << fmt::format("{} on {}: {} epochs{} in {} ({:.2f} ms/epoch median)\n", summary.experiment, summary.backend,
+                     summary.epochs, summary.interrupted ? " (interrupted)" : "", format_seconds(summary.wall_seconds),
+                     summary.median_epoch_ms);
+  out << fmt::format("final soft loss {:.6g}, hard loss {:.0f}\n", summary.final_soft_loss, summary.final_hard_loss);
+  out << (summary.first_zero_epoch ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
+                                   : std::string("hard loss never reached 0\n"));
+  out << fmt::format("active gates {}\n", summary.active_gates);
+  return summary;
+}
+
+}  // namespace dlca

@@ -1,0 +1,31 @@
+// The reference implementation, used only by tests: plain scalar double-precision code written
+// straight from SPEC.md with the literal 16-op formulas, every activation stored, and a hand-written
+// backward pass through time. Small and obviously right; slow. It shares only the model's wiring,
+// the async fire-mask draw and the target with the code under test.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dlca/grid.hpp"
+#include "dlca/model.hpp"
+
+namespace dlca::reference {
+
+// op_i(a, b) as the notebook writes it, and its partial derivatives.
+double op_value(int op, double a, double b);
+double op_da(int op, double a, double b);
+double op_db(int op, double a, double b);
+
+struct Result {
+  double loss = 0;
+  std::vector<double> grad;         // dL/dlogits (empty unless requested)
+  std::vector<double> final_state;  // [batch][C][H][W]
+};
+
+// Runs the rollout of model.config with the given logits (double), either soft or hard (one-hot
+// weights at each gate's argmax), from `initial` ([batch][C][H][W]); async masks from mask_key.
+Result run(const Model& model, const std::vector<double>& logits, const Target& target,
+           const std::vector<float>& initial, int batch, uint64_t mask_key, bool hard, bool gradient);
+
+}  // namespace dlca::reference

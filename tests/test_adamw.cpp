@@ -1,0 +1,54 @@
+// AdamW with element-wise clipping against values worked out by hand (SPEC §6).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "dlca/adamw.hpp"
+
+using namespace dlca;
+
+TEST_CASE("first AdamW step: sign of the gradient plus weight decay, clipped at 100") {
+  AdamW opt(4, AdamWSettings{.learning_rate = 0.05f});
+  std::vector<float> params = {1.0f, -2.0f, 0.5f, 3.0f};
+  const std::vector<float> grad = {0.5f, 150.0f, -1e-3f, 0.0f};
+  opt.step(params, grad);
+  // t=1: m_hat = g, v_hat = g^2, update = g/(|g| + 1e-8) + 0.01*theta.
+  CHECK(params[0] == doctest::Approx(1.0 - 0.05 * (0.5 / (0.5 + 1e-8) + 0.01)).epsilon(1e-6));
+  CHECK(params[1] == doctest::Approx(-2.0 - 0.05 * (100.0 / (100.0 + 1e-8) - 0.02)).epsilon(1e-6));
+  CHECK(params[2] == doctest::Approx(0.5 - 0.05 * (-1e-3 / (1e-3 + 1e-8) + 0.005)).epsilon(1e-6));
+  CHECK(params[3] == doctest::Approx(3.0 * (1 - 0.05 * 0.01)).epsilon(1e-7));  // decay only
+  CHECK(opt.first_moment()[1] == doctest::Approx(10.0));                     // clipped g = 100
+  CHECK(opt.second_moment()[1] == doctest::Approx(100.0));
+}
+
+TEST_CASE("second AdamW step by hand, and a gradient above the clip equals one at the clip") {
+  AdamW a(1, AdamWSettings{.learning_rate = 0.1f}), b(1, AdamWSettings{.learning_rate = 0.1f});
+  std::vector<float> pa = {0.25f}, pb = {0.25f};
+  a.step(pa, {2.0f});
+  a.step(pa, {-1.0f});
+  b.step(pb, {2.0f});
+  b.step(pb, {-1.0f});
+  double theta = 0.25, m = 0, v = 0;
+  for (int t = 1; t <= 2; ++t) {
+    const double g = t == 1 ? 2.0 : -1.0;
+    m = 0.9 * m + 0.1 * g;
+    v = 0.99 * v + 0.01 * g * g;
+    const double mh = m / (1 - std::pow(0.9, t)), vh = v / (1 - std::pow(0.99, t));
+    theta -= 0.1 * (mh / (std::sqrt(vh) + 1e-8) + 0.01 * theta);
+  }
+  CHECK(pa[0] == doctest::Approx(theta).epsilon(1e-6));
+
+  AdamW big(1, {}), clipped(1, {});
+  std::vector<float> p1 = {1.0f}, p2 = {1.0f};
+  big.step(p1, {1e6f});
+  clipped.step(p2, {100.0f});
+  CHECK(p1[0] == p2[0]);
+}
+
+TEST_CASE("a non-finite gradient is refused without changing anything") {
+  AdamW opt(2, {});
+  std::vector<float> params = {1.0f, 2.0f};
+  CHECK_THROWS(opt.step(params, {0.1f, std::nanf("")}));
+  CHECK(params == std::vector<float>{1.0f, 2.0f});
+  CHECK(opt.steps_taken() == 0);
+}

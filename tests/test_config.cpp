@@ -1,0 +1,78 @@
+// Tests that impossible configurations are rejected with the offending field named, and that
+// configurations round-trip through JSON.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+
+#include "dlca/config_json.hpp"
+#include "dlca/model.hpp"
+
+using namespace dlca;
+
+namespace {
+
+// Applies `change` to the checkerboard config and returns validate()'s message ("" if accepted).
+std::string rejection(const std::function<void(ExperimentConfig&)>& change) {
+  ExperimentConfig c = checkerboard_sync_config();
+  change(c);
+  try {
+    validate(c);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+TEST_CASE("the paper's checkerboard configuration is valid") { CHECK(rejection([](auto&) {}) == ""); }
+
+TEST_CASE("impossible configurations are rejected by field") {
+  CHECK(starts_with(rejection([](auto& c) { c.update_layers[3] = 100; }), "update_layers[3]"));  // 256 -> 100
+  CHECK(starts_with(rejection([](auto& c) { c.update_layers.back() = 4; }), "update_layers"));
+  CHECK(starts_with(rejection([](auto& c) { c.perception_layers[1] = 7; }), "perception_layers[1]"));
+  CHECK(starts_with(rejection([](auto& c) { c.perception_connections[1] = Connection::kFirstKernel; }),
+                    "perception_layers[2]"));
+  CHECK(starts_with(rejection([](auto& c) { c.perception_layers[0] = 8; }), "perception_layers[0]"));
+  CHECK(starts_with(rejection([](auto& c) { c.update_layers[0] = 265; }), "update_layers[0]"));
+  CHECK(starts_with(rejection([](auto& c) { c.channels = 0; }), "channels"));
+  CHECK(starts_with(rejection([](auto& c) { c.kernels = -1; }), "kernels"));
+  CHECK(starts_with(rejection([](auto& c) { c.height = 0; }), "height"));
+  CHECK(starts_with(rejection([](auto& c) { c.width = -3; }), "width"));
+  CHECK(starts_with(rejection([](auto& c) { c.steps = 0; }), "steps"));
+  CHECK(starts_with(rejection([](auto& c) { c.batch = 0; }), "batch"));
+  CHECK(starts_with(rejection([](auto& c) { c.epochs = 0; }), "epochs"));
+  CHECK(starts_with(rejection([](auto& c) { c.learning_rate = 0; }), "lr"));
+  CHECK(starts_with(rejection([](auto& c) { c.learning_rate = std::nanf(""); }), "lr"));
+  CHECK(starts_with(rejection([](auto& c) { c.fire_rate = 1.5f; }), "fire_rate"));
+  CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {8}; }), "loss_channels"));
+  CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {}; }), "loss_channels"));
+  CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {0, 0}; }), "loss_channels"));
+  CHECK(starts_with(rejection([](auto& c) { c.update_connections.pop_back(); }), "update_connections"));
+  CHECK(starts_with(rejection([](auto& c) { c.perception_layers = {9}; }), "perception_layers"));
+  CHECK(starts_with(rejection([](auto& c) { c.update_layers[5] = 0; }), "update_layers[5]"));
+  CHECK_THROWS_AS(make_model([] {
+                    auto c = checkerboard_sync_config();
+                    c.update_layers[2] = 1000;
+                    return c;
+                  }()),
+                  ConfigError);
+}
+
+TEST_CASE("configurations round-trip through JSON; unknown keys and wrong types are named") {
+  const ExperimentConfig c = checkerboard_sync_config();
+  const ExperimentConfig back = config_from_json(config_to_json(c));
+  CHECK(config_to_json(back) == config_to_json(c));
+  auto j = config_to_json(c);
+  j["stpes"] = 3;
+  CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("stpes"), ConfigError);
+  j = config_to_json(c);
+  j["steps"] = "many";
+  CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("steps"), ConfigError);
+  j = config_to_json(c);
+  j["update_connections"][0] = "sideways";
+  CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("update_connections"), ConfigError);
+}

@@ -1,0 +1,63 @@
+// Small configurations, random logits and random grids shared by the unit tests.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "dlca/checkerboard.hpp"
+#include "dlca/config.hpp"
+#include "dlca/model.hpp"
+#include "dlca/random.hpp"
+
+namespace dlca::testing {
+
+// A small model: C channels, K kernels, perception [9,8,4,2] (S=2) or [9,8,4,2,1] (S=1), and an
+// update network that narrows to C. Grid H x W, `steps` steps, batch B.
+inline ExperimentConfig small_config(int C, int K, int S, int H, int W, int steps, int B, bool periodic, bool async) {
+  ExperimentConfig c;
+  c.name = "small";
+  c.channels = C;
+  c.kernels = K;
+  c.perception_layers = S == 1 ? std::vector<int>{9, 8, 4, 2, 1} : std::vector<int>{9, 8, 4, 2};
+  c.perception_connections = {Connection::kFirstKernel, Connection::kUnique, Connection::kUnique,
+                              Connection::kUnique};
+  const int n0 = C + K * C * S;
+  c.update_layers = {n0, n0};
+  for (int width = n0; width > 2 * C;) {
+    width = (width + 1) / 2;
+    c.update_layers.push_back(width);
+  }
+  c.update_layers.push_back(C);
+  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
+  c.height = H;
+  c.width = W;
+  c.steps = steps;
+  c.batch = B;
+  c.periodic = periodic;
+  c.async = async;
+  c.fire_rate = 0.6f;
+  c.loss_channels = C > 1 ? std::vector<int>{0, C - 1} : std::vector<int>{0};
+  c.seed = 7;
+  return c;
+}
+
+// Logits uniform in [-scale, scale]: every gate a genuine mixture of ops.
+inline void randomize_logits(Model& m, uint64_t key, float scale = 2.0f) {
+  for (size_t i = 0; i < m.logits.size(); ++i) m.logits[i] = (2.0f * uniform01(key, i) - 1.0f) * scale;
+}
+
+inline std::vector<float> random_states(const ExperimentConfig& c, uint64_t key, bool binary) {
+  std::vector<float> s(size_t(c.batch) * c.channels * c.height * c.width);
+  for (size_t i = 0; i < s.size(); ++i) s[i] = binary ? float(uniform01(key, i) < 0.5f) : uniform01(key, i);
+  return s;
+}
+
+inline std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+
+inline double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
+}  // namespace dlca::testing
