@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <CLI/CLI.hpp>
 
 #include "dlca/checkerboard.hpp"
 #include "dlca/cpu_backend.hpp"
@@ -26,7 +26,8 @@ double peak_rss_mb() {
 // Gate evaluations of one soft forward rollout: perception gates once per channel.
 double gate_evaluations(const dlca::Model& m) {
   const auto& c = m.config;
-  const double per_cell = double(m.num_perception_gates()) * c.channels + (m.num_gates() - m.num_perception_gates());
+  const double per_cell =
+      double(m.num_perception_gates()) * c.channels + (m.num_gates() - m.num_perception_gates());
   return per_cell * c.batch * c.height * c.width * c.steps;
 }
 
@@ -37,28 +38,32 @@ int main(int argc, char** argv) {
   std::vector<int> threads = {1, 2};
   std::vector<std::string> modes = {"checkpoint", "keep"};
   CLI::App app{"Median ms per checkerboard training epoch on the CPU backend."};
-  app.add_option("--epochs", epochs, "timed epochs per setting")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--epochs", epochs, "timed epochs per setting")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "untimed epochs first")->capture_default_str();
   app.add_option("--threads", threads, "thread counts")->capture_default_str();
   app.add_option("--modes", modes, "checkpoint and/or keep")->capture_default_str();
-  app.add_option("--tile-cells", tile_cells, "cells per tile (0 = automatic)")->capture_default_str();
+  app.add_option("--tile-cells", tile_cells, "cells per tile (0 = automatic)")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   const dlca::ExperimentConfig config = dlca::checkerboard_sync_config();
   const dlca::CheckerboardTask task(config);
-  fmt::print("{:<11} {:>7} {:>10} {:>10} {:>10} {:>14}\n", "mode", "threads", "median_ms", "min_ms", "max_ms",
-             "gate_evals/s");
+  fmt::print("{:<11} {:>7} {:>10} {:>10} {:>10} {:>14}\n", "mode", "threads", "median_ms", "min_ms",
+             "max_ms", "gate_evals/s");
   for (const std::string& mode : modes) {
     for (int t : threads) {
-      dlca::CpuBackend backend({.threads = t, .checkpointing = mode != "keep", .tile_cells = tile_cells});
+      dlca::CpuBackend backend(
+          {.threads = t, .checkpointing = mode != "keep", .tile_cells = tile_cells});
       dlca::Trainer trainer(dlca::make_model(config), task, backend);
       for (int i = 0; i < warmup; ++i) trainer.run_epoch();
       std::vector<double> ms;
       for (int i = 0; i < epochs; ++i) ms.push_back(trainer.run_epoch().milliseconds);
       std::sort(ms.begin(), ms.end());
       const double med = ms[ms.size() / 2];
-      fmt::print("{:<11} {:>7} {:>10.2f} {:>10.2f} {:>10.2f} {:>14.3e}\n", mode, t, med, ms.front(), ms.back(),
-                 gate_evaluations(trainer.model()) / (med / 1000.0));
+      fmt::print("{:<11} {:>7} {:>10.2f} {:>10.2f} {:>10.2f} {:>14.3e}\n", mode, t, med, ms.front(),
+                 ms.back(), gate_evaluations(trainer.model()) / (med / 1000.0));
       std::fflush(stdout);
     }
   }

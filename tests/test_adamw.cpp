@@ -17,7 +17,7 @@ TEST_CASE("first AdamW step: sign of the gradient plus weight decay, clipped at 
   CHECK(params[1] == doctest::Approx(-2.0 - 0.05 * (100.0 / (100.0 + 1e-8) - 0.02)).epsilon(1e-6));
   CHECK(params[2] == doctest::Approx(0.5 - 0.05 * (-1e-3 / (1e-3 + 1e-8) + 0.005)).epsilon(1e-6));
   CHECK(params[3] == doctest::Approx(3.0 * (1 - 0.05 * 0.01)).epsilon(1e-7));  // decay only
-  CHECK(opt.first_moment()[1] == doctest::Approx(10.0));                     // clipped g = 100
+  CHECK(opt.first_moment()[1] == doctest::Approx(10.0));                       // clipped g = 100
   CHECK(opt.second_moment()[1] == doctest::Approx(100.0));
 }
 

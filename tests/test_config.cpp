@@ -24,19 +24,27 @@ std::string rejection(const std::function<void(ExperimentConfig&)>& change) {
   return "";
 }
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 }  // namespace
 
-TEST_CASE("the paper's checkerboard configuration is valid") { CHECK(rejection([](auto&) {}) == ""); }
+TEST_CASE("the paper's checkerboard configuration is valid") {
+  CHECK(rejection([](auto&) {}) == "");
+}
 
 TEST_CASE("impossible configurations are rejected by field") {
-  CHECK(starts_with(rejection([](auto& c) { c.update_layers[3] = 100; }), "update_layers[3]"));  // 256 -> 100
+  CHECK(starts_with(rejection([](auto& c) { c.update_layers[3] = 100; }),
+                    "update_layers[3]"));  // 256 -> 100
   CHECK(starts_with(rejection([](auto& c) { c.update_layers.back() = 4; }), "update_layers"));
-  CHECK(starts_with(rejection([](auto& c) { c.perception_layers[1] = 7; }), "perception_layers[1]"));
-  CHECK(starts_with(rejection([](auto& c) { c.perception_connections[1] = Connection::kFirstKernel; }),
-                    "perception_layers[2]"));
-  CHECK(starts_with(rejection([](auto& c) { c.perception_layers[0] = 8; }), "perception_layers[0]"));
+  CHECK(
+      starts_with(rejection([](auto& c) { c.perception_layers[1] = 7; }), "perception_layers[1]"));
+  CHECK(starts_with(
+      rejection([](auto& c) { c.perception_connections[1] = Connection::kFirstKernel; }),
+      "perception_layers[2]"));
+  CHECK(
+      starts_with(rejection([](auto& c) { c.perception_layers[0] = 8; }), "perception_layers[0]"));
   CHECK(starts_with(rejection([](auto& c) { c.update_layers[0] = 265; }), "update_layers[0]"));
   CHECK(starts_with(rejection([](auto& c) { c.channels = 0; }), "channels"));
   CHECK(starts_with(rejection([](auto& c) { c.kernels = -1; }), "kernels"));
@@ -51,7 +59,8 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {8}; }), "loss_channels"));
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {}; }), "loss_channels"));
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {0, 0}; }), "loss_channels"));
-  CHECK(starts_with(rejection([](auto& c) { c.update_connections.pop_back(); }), "update_connections"));
+  CHECK(starts_with(rejection([](auto& c) { c.update_connections.pop_back(); }),
+                    "update_connections"));
   CHECK(starts_with(rejection([](auto& c) { c.perception_layers = {9}; }), "perception_layers"));
   CHECK(starts_with(rejection([](auto& c) { c.update_layers[5] = 0; }), "update_layers[5]"));
   CHECK_THROWS_AS(make_model([] {

@@ -13,7 +13,8 @@ namespace dlca::testing {
 
 // A small model: C channels, K kernels, perception [9,8,4,2] (S=2) or [9,8,4,2,1] (S=1), and an
 // update network that narrows to C. Grid H x W, `steps` steps, batch B.
-inline ExperimentConfig small_config(int C, int K, int S, int H, int W, int steps, int B, bool periodic, bool async) {
+inline ExperimentConfig small_config(int C, int K, int S, int H, int W, int steps, int B,
+                                     bool periodic, bool async) {
   ExperimentConfig c;
   c.name = "small";
   c.channels = C;
@@ -43,12 +44,14 @@ inline ExperimentConfig small_config(int C, int K, int S, int H, int W, int step
 
 // Logits uniform in [-scale, scale]: every gate a genuine mixture of ops.
 inline void randomize_logits(Model& m, uint64_t key, float scale = 2.0f) {
-  for (size_t i = 0; i < m.logits.size(); ++i) m.logits[i] = (2.0f * uniform01(key, i) - 1.0f) * scale;
+  for (size_t i = 0; i < m.logits.size(); ++i)
+    m.logits[i] = (2.0f * uniform01(key, i) - 1.0f) * scale;
 }
 
 inline std::vector<float> random_states(const ExperimentConfig& c, uint64_t key, bool binary) {
   std::vector<float> s(size_t(c.batch) * c.channels * c.height * c.width);
-  for (size_t i = 0; i < s.size(); ++i) s[i] = binary ? float(uniform01(key, i) < 0.5f) : uniform01(key, i);
+  for (size_t i = 0; i < s.size(); ++i)
+    s[i] = binary ? float(uniform01(key, i) < 0.5f) : uniform01(key, i);
   return s;
 }
 

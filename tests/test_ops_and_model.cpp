@@ -16,7 +16,8 @@ TEST_CASE("op coefficients equal the notebook's relaxations and the truth tables
     const auto& c = kOpCoefficients[op];
     for (double a : {0.0, 0.3, 1.0})
       for (double b : {0.0, 0.71, 1.0})
-        CHECK(c[0] + c[1] * a + c[2] * b + c[3] * a * b == doctest::Approx(reference::op_value(op, a, b)));
+        CHECK(c[0] + c[1] * a + c[2] * b + c[3] * a * b ==
+              doctest::Approx(reference::op_value(op, a, b)));
     for (int a = 0; a < 2; ++a)
       for (int b = 0; b < 2; ++b) {
         const bool expected = reference::op_value(op, a, b) > 0.5;
@@ -34,8 +35,10 @@ TEST_CASE("reference op derivatives match finite differences") {
     for (double a : {0.1, 0.5, 0.9})
       for (double b : {0.2, 0.6}) {
         const double h = 1e-6;
-        const double fa = (reference::op_value(op, a + h, b) - reference::op_value(op, a - h, b)) / (2 * h);
-        const double fb = (reference::op_value(op, a, b + h) - reference::op_value(op, a, b - h)) / (2 * h);
+        const double fa =
+            (reference::op_value(op, a + h, b) - reference::op_value(op, a - h, b)) / (2 * h);
+        const double fb =
+            (reference::op_value(op, a, b + h) - reference::op_value(op, a, b - h)) / (2 * h);
         CHECK(reference::op_da(op, a, b) == doctest::Approx(fa).epsilon(1e-8));
         CHECK(reference::op_db(op, a, b) == doctest::Approx(fb).epsilon(1e-8));
       }
@@ -73,7 +76,8 @@ TEST_CASE("hard ops take the first maximum and active gates skip A and B") {
   CHECK(active_gate_count(logits) == 2);
 }
 
-TEST_CASE("bit-sliced hard rollout equals the soft formulas with one-hot weights on binary inputs") {
+TEST_CASE(
+    "bit-sliced hard rollout equals the soft formulas with one-hot weights on binary inputs") {
   for (bool periodic : {false, true})
     for (bool async : {false, true}) {
       CAPTURE(periodic);
@@ -84,13 +88,16 @@ TEST_CASE("bit-sliced hard rollout equals the soft formulas with one-hot weights
       const auto init = testing::random_states(cfg, 5, true);
       const Target target = checkerboard_target(cfg.channels, cfg.height, cfg.width);
       const uint64_t mask_key = 99;
-      const auto ref = reference::run(m, testing::to_double(m.logits), target, init, cfg.batch, mask_key, true, false);
-      const GridGeometry geo = make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, periodic);
-      const auto masks = async ? fire_masks(mask_key, cfg.steps, cfg.height, cfg.width, cfg.fire_rate)
-                               : std::vector<uint8_t>{};
+      const auto ref = reference::run(m, testing::to_double(m.logits), target, init, cfg.batch,
+                                      mask_key, true, false);
+      const GridGeometry geo =
+          make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, periodic);
+      const auto masks = async
+                             ? fire_masks(mask_key, cfg.steps, cfg.height, cfg.width, cfg.fire_rate)
+                             : std::vector<uint8_t>{};
       const HardRollout hard =
-          hard_rollout(build_cell_program(m), hard_ops(m.logits), geo, init.data(), cfg.steps, masks, target,
-                       cfg.loss_channels);
+          hard_rollout(build_cell_program(m), hard_ops(m.logits), geo, init.data(), cfg.steps,
+                       masks, target, cfg.loss_channels);
       REQUIRE(hard.final_state.size() == ref.final_state.size());
       int mismatches = 0, ones = 0;
       for (size_t i = 0; i < ref.final_state.size(); ++i) {

@@ -32,7 +32,8 @@ void check_against_finite_differences(const ExperimentConfig& cfg, int samples) 
     plus[i] += h;
     minus[i] -= h;
     const double lp = reference::run(m, plus, target, init, cfg.batch, mask_key, false, false).loss;
-    const double lm = reference::run(m, minus, target, init, cfg.batch, mask_key, false, false).loss;
+    const double lm =
+        reference::run(m, minus, target, init, cfg.batch, mask_key, false, false).loss;
     const double fd = (lp - lm) / (2 * h);
     CAPTURE(i);
     CHECK(analytic.grad[i] == doctest::Approx(fd).epsilon(1e-6).scale(1.0));

@@ -89,5 +89,6 @@ TEST_CASE("parameter files round-trip exactly; damaged files are refused by name
   refuse(edited("\"version\":1", "\"version\":9"), "unsupported version");
   refuse(edited("\"a\":[", "\"a\":[9"), "wiring");
   std::remove(path.c_str());
-  CHECK_THROWS_WITH_AS(load_params("no/such/file.json"), doctest::Contains("no/such/file.json"), FileError);
+  CHECK_THROWS_WITH_AS(load_params("no/such/file.json"), doctest::Contains("no/such/file.json"),
+                       FileError);
 }

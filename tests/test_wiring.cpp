@@ -22,12 +22,15 @@ TEST_CASE("unique pairs: worked examples of SPEC §2.2") {
     CHECK(p[126] == std::make_pair(0u, 13u));
     CHECK(p[127] == std::make_pair(1u, 14u));
     for (int d = 2; d <= 12; ++d)
-      CHECK(std::count_if(p.begin(), p.end(), [&](auto q) { return int(q.second - q.first) == d; }) == 17 - d);
+      CHECK(std::count_if(p.begin(), p.end(),
+                          [&](auto q) { return int(q.second - q.first) == d; }) == 17 - d);
   }
   SUBCASE("128 -> 128: even-odd, odd-even, then (0,2)") {
     const Pairs p = unique_pairs(128, 128);
-    for (int j = 0; j < 64; ++j) CHECK(p[j] == std::make_pair(uint32_t(2 * j), uint32_t(2 * j + 1)));
-    for (int j = 0; j < 63; ++j) CHECK(p[64 + j] == std::make_pair(uint32_t(2 * j + 1), uint32_t(2 * j + 2)));
+    for (int j = 0; j < 64; ++j)
+      CHECK(p[j] == std::make_pair(uint32_t(2 * j), uint32_t(2 * j + 1)));
+    for (int j = 0; j < 63; ++j)
+      CHECK(p[64 + j] == std::make_pair(uint32_t(2 * j + 1), uint32_t(2 * j + 2)));
     CHECK(p[127] == std::make_pair(0u, 2u));
   }
   SUBCASE("264 -> 256 and 640 -> 512") {
@@ -40,7 +43,8 @@ TEST_CASE("unique pairs: worked examples of SPEC §2.2") {
     CHECK(q[320 + 191] == std::make_pair(383u, 384u));
   }
   SUBCASE("8 -> 8 and the perception tree layers") {
-    CHECK(unique_pairs(8, 8) == Pairs{{0, 1}, {2, 3}, {4, 5}, {6, 7}, {1, 2}, {3, 4}, {5, 6}, {0, 2}});
+    CHECK(unique_pairs(8, 8) ==
+          Pairs{{0, 1}, {2, 3}, {4, 5}, {6, 7}, {1, 2}, {3, 4}, {5, 6}, {0, 2}});
     CHECK(unique_pairs(8, 4) == Pairs{{0, 1}, {2, 3}, {4, 5}, {6, 7}});
     CHECK(unique_pairs(4, 2) == Pairs{{0, 1}, {2, 3}});
     CHECK(unique_pairs(2, 1) == Pairs{{0, 1}});

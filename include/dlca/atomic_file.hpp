@@ -15,6 +15,9 @@ class FileError : public std::runtime_error {
 };
 
 void write_file_atomically(const std::string& path, std::string_view contents);
+// Throws FileError unless `path` could be created or replaced (its directory exists and is
+// writable), so a long run can refuse a bad output path before it starts.
+void check_writable(const std::string& path);
 std::string read_file(const std::string& path, size_t max_bytes = size_t(1) << 30);
 
 }  // namespace dlca

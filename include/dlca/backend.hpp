@@ -25,9 +25,9 @@ struct RolloutRequest {
 };
 
 struct RolloutResult {
-  double soft_loss = 0;            // sum of squared errors over the loss channels after the last step
-  double hard_loss = 0;            // the same with hard gates: the number of wrong bits
-  std::vector<float> grad;         // dL/dlogits, laid out as Model::logits
+  double soft_loss = 0;     // sum of squared errors over the loss channels after the last step
+  double hard_loss = 0;     // the same with hard gates: the number of wrong bits
+  std::vector<float> grad;  // dL/dlogits, laid out as Model::logits
   std::vector<float> final_state;  // [batch][C][H][W] when requested
 };
 

@@ -1,5 +1,6 @@
 // An experiment configuration (SPEC §7): network shapes and wiring kinds, grid, rollout, batch,
-// optimiser and loss settings. validate() rejects configurations that cannot work, naming the field.
+// optimiser and loss settings. validate() rejects configurations that cannot work, naming the
+// field.
 #pragma once
 
 #include <cstdint>
@@ -23,17 +24,17 @@ class ConfigError : public std::runtime_error {
 
 struct ExperimentConfig {
   std::string name = "custom";
-  int channels = 1;                             // C: state bits per cell
-  int kernels = 1;                              // K: perception kernels
-  std::vector<int> perception_layers;           // e.g. {9, 8, 4, 2}: input width 9, then gate layers
+  int channels = 1;                    // C: state bits per cell
+  int kernels = 1;                     // K: perception kernels
+  std::vector<int> perception_layers;  // e.g. {9, 8, 4, 2}: input width 9, then gate layers
   std::vector<Connection> perception_connections;  // one per gate layer (extra entries ignored)
-  std::vector<int> update_layers;               // {n0, n1, ..., C}; n0 = C + K*C*S
-  std::vector<Connection> update_connections;   // one per gate layer (extra entries ignored)
+  std::vector<int> update_layers;                  // {n0, n1, ..., C}; n0 = C + K*C*S
+  std::vector<Connection> update_connections;      // one per gate layer (extra entries ignored)
   int height = 16;
   int width = 16;
-  int steps = 1;    // CA steps per rollout; loss after the last
-  int batch = 1;    // initial grids per epoch
-  int epochs = 1;   // optimiser steps
+  int steps = 1;   // CA steps per rollout; loss after the last
+  int batch = 1;   // initial grids per epoch
+  int epochs = 1;  // optimiser steps
   float learning_rate = 0.05f;
   bool periodic = false;  // toroidal wrap (true) or zero padding (false)
   bool async = false;     // asynchronous updates with fire_rate

@@ -11,10 +11,10 @@
 namespace dlca {
 
 struct CpuBackendOptions {
-  int threads = 0;             // 0: all hardware threads
-  bool checkpointing = true;   // recompute each step's activations in the backward pass
-  int tile_cells = 0;          // cells per tile; 0 chooses from the model's size. Fixes the summation
-                               // order, so results depend on it (never on the thread count).
+  int threads = 0;            // 0: all hardware threads
+  bool checkpointing = true;  // recompute each step's activations in the backward pass
+  int tile_cells = 0;  // cells per tile; 0 chooses from the model's size. Fixes the summation
+                       // order, so results depend on it (never on the thread count).
 };
 
 class CpuBackend : public Backend {

@@ -14,7 +14,8 @@ struct GridGeometry {
   int batch = 0, height = 0, width = 0, channels = 0;
   bool periodic = false;
   std::vector<int32_t> neighbour;  // [cell*9 + p]: cell at patch position p, or -1 (zero padding)
-  std::vector<int32_t> inverse;    // [cell*9 + p]: the cell whose position-p neighbour is this cell, or -1
+  std::vector<int32_t>
+      inverse;  // [cell*9 + p]: the cell whose position-p neighbour is this cell, or -1
   std::vector<uint32_t> state_base;  // [cell]: index of channel 0 of this cell in a state tensor
 
   int cells() const { return batch * height * width; }
@@ -28,7 +29,8 @@ GridGeometry make_grid_geometry(int batch, int height, int width, int channels, 
 uint64_t epoch_mask_key(uint64_t masks_key, uint64_t epoch);
 // Async fire masks for every step: [step][y*W + x], 1 where the cell updates (u <= fire_rate).
 // Shared across the batch, as in the notebook.
-std::vector<uint8_t> fire_masks(uint64_t mask_key, int steps, int height, int width, float fire_rate);
+std::vector<uint8_t> fire_masks(uint64_t mask_key, int steps, int height, int width,
+                                float fire_rate);
 
 // Loss target: [channel][y][x], the same for every sample; only the loss channels are read.
 struct Target {

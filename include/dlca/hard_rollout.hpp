@@ -16,8 +16,9 @@ struct HardRollout {
 };
 
 // initial_state values are thresholded at 0.5. masks: fire_masks() for async, empty for sync.
-HardRollout hard_rollout(const CellProgram& program, const std::vector<uint8_t>& ops, const GridGeometry& geometry,
-                         const float* initial_state, int steps, const std::vector<uint8_t>& masks,
-                         const Target& target, const std::vector<int>& loss_channels);
+HardRollout hard_rollout(const CellProgram& program, const std::vector<uint8_t>& ops,
+                         const GridGeometry& geometry, const float* initial_state, int steps,
+                         const std::vector<uint8_t>& masks, const Target& target,
+                         const std::vector<int>& loss_channels);
 
 }  // namespace dlca

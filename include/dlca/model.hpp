@@ -1,7 +1,7 @@
 // A DiffLogic CA model: its configuration, fixed wiring, and the logits of every gate, stored as
-// one flat array (16 per gate) in SPEC's parameter-array order: perception layers (K x n x 16 each),
-// then update layers (n x 16 each). Also the derived quantities: soft coefficients, hard ops,
-// active-gate count and the logit gradient from per-gate sums.
+// one flat array (16 per gate) in SPEC's parameter-array order: perception layers (K x n x 16
+// each), then update layers (n x 16 each). Also the derived quantities: soft coefficients, hard
+// ops, active-gate count and the logit gradient from per-gate sums.
 #pragma once
 
 #include <array>
@@ -57,8 +57,9 @@ std::vector<uint8_t> hard_ops(const std::vector<float>& logits);
 int active_gate_count(const std::vector<float>& logits);
 
 // Per gate, the sums over every use G = (sum g, sum g*a, sum g*b, sum g*a*b) of the upstream
-// gradient g and inputs a, b. Converts them to the logit gradient: dL/dp = M G, then softmax backward.
-void logit_gradient_from_sums(const std::vector<float>& logits, const std::vector<double>& gate_sums,
-                              std::vector<float>& grad);
+// gradient g and inputs a, b. Converts them to the logit gradient: dL/dp = M G, then softmax
+// backward.
+void logit_gradient_from_sums(const std::vector<float>& logits,
+                              const std::vector<double>& gate_sums, std::vector<float>& grad);
 
 }  // namespace dlca

@@ -43,22 +43,38 @@ constexpr bool hard_op_bit(int op, bool a, bool b) {
 // The op applied bitwise to 64 independent (a, b) pairs.
 constexpr uint64_t hard_op_word(int op, uint64_t a, uint64_t b) {
   switch (op) {
-    case 0: return 0;
-    case 1: return a & b;
-    case 2: return a & ~b;
-    case 3: return a;
-    case 4: return ~a & b;
-    case 5: return b;
-    case 6: return a ^ b;
-    case 7: return a | b;
-    case 8: return ~(a | b);
-    case 9: return ~(a ^ b);
-    case 10: return ~b;
-    case 11: return a | ~b;
-    case 12: return ~a;
-    case 13: return ~a | b;
-    case 14: return ~(a & b);
-    default: return ~uint64_t{0};
+    case 0:
+      return 0;
+    case 1:
+      return a & b;
+    case 2:
+      return a & ~b;
+    case 3:
+      return a;
+    case 4:
+      return ~a & b;
+    case 5:
+      return b;
+    case 6:
+      return a ^ b;
+    case 7:
+      return a | b;
+    case 8:
+      return ~(a | b);
+    case 9:
+      return ~(a ^ b);
+    case 10:
+      return ~b;
+    case 11:
+      return a | ~b;
+    case 12:
+      return ~a;
+    case 13:
+      return ~a | b;
+    case 14:
+      return ~(a & b);
+    default:
+      return ~uint64_t{0};
   }
 }
 

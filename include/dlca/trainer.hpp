@@ -12,11 +12,11 @@
 namespace dlca {
 
 struct EpochStats {
-  int64_t epoch = 0;       // 0-based; the losses are those of the parameters after `epoch` updates
+  int64_t epoch = 0;  // 0-based; the losses are those of the parameters after `epoch` updates
   double soft_loss = 0;
   double hard_loss = 0;
-  int active_gates = 0;    // of the parameters the losses were measured with
-  double milliseconds = 0; // wall time of the whole epoch (data, rollout, hard loss, optimiser)
+  int active_gates = 0;     // of the parameters the losses were measured with
+  double milliseconds = 0;  // wall time of the whole epoch (data, rollout, hard loss, optimiser)
 };
 
 class Trainer {

@@ -1,6 +1,7 @@
 // Running a whole training for a command-line program: epochs with a live progress line (or plain
 // periodic lines when not on a terminal), the per-epoch CSV log, the final summary (printed and as
-// JSON), and the saved parameters. Ctrl-C stops after the current epoch and still writes everything.
+// JSON), and the saved parameters. Ctrl-C stops after the current epoch and still writes
+// everything.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +37,7 @@ struct TrainingSummary {
   nlohmann::json to_json() const;
 };
 
-TrainingSummary run_training(Trainer& trainer, const std::string& backend_name, const TrainingRunOptions& options,
-                             std::ostream& out);
+TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
+                             const TrainingRunOptions& options, std::ostream& out);
 
 }  // namespace dlca

@@ -16,23 +16,37 @@ int main(int argc, char** argv) {
   dlca::TrainingRunOptions run;
   bool keep_activations = false;
 
-  CLI::App app{"Train a Differentiable Logic CA to grow a checkerboard (Miotti et al. 2025, synchronous).\n"
-               "Defaults reproduce the paper's configuration."};
-  app.add_option("--epochs", config.epochs, "optimizer steps")->capture_default_str()->check(CLI::PositiveNumber);
+  CLI::App app{
+      "Train a Differentiable Logic CA to grow a checkerboard (Miotti et al. 2025, synchronous).\n"
+      "Defaults reproduce the paper's configuration."};
+  app.add_option("--epochs", config.epochs, "optimizer steps")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app.add_option("--seed", config.seed, "seed for wiring, data and masks")->capture_default_str();
   app.add_option("--threads", backend_options.threads, "worker threads (0 = all cores)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--lr", config.learning_rate, "AdamW learning rate")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--batch", config.batch, "random initial grids per epoch")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--steps", config.steps, "CA steps per rollout")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--size", config.height, "grid side (square grid)")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--log", run.log_path, "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms)");
-  app.add_option("--save", run.save_path, "write the trained parameters and wiring (dlca-params JSON)");
+  app.add_option("--lr", config.learning_rate, "AdamW learning rate")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--batch", config.batch, "random initial grids per epoch")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--steps", config.steps, "CA steps per rollout")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--size", config.height, "grid side (square grid)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--log", run.log_path,
+                 "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms)");
+  app.add_option("--save", run.save_path,
+                 "write the trained parameters and wiring (dlca-params JSON)");
   app.add_option("--summary", run.summary_path, "write the final summary as JSON");
   app.add_flag("--keep-activations", keep_activations,
                "store every step's activations instead of recomputing them (more memory)");
-  app.add_option("--tile-cells", backend_options.tile_cells, "cells per parallel tile (0 = automatic)")
+  app.add_option("--tile-cells", backend_options.tile_cells,
+                 "cells per parallel tile (0 = automatic)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--print-every", run.print_every, "epochs between lines when not on a terminal")
       ->capture_default_str()

@@ -22,11 +22,13 @@ CellProgram build_cell_program(const Model& m) {
         for (int c = 0; c < C; ++c) {
           const auto input_row = [&](uint32_t wire) {
             if (l == 0) return CellProgram::patch_row(c, int(wire));
-            return perception_row[l - 1][(size_t(k) * m.perception_layers[l - 1].width + wire) * C + c];
+            return perception_row[l - 1]
+                                 [(size_t(k) * m.perception_layers[l - 1].width + wire) * C + c];
           };
           const uint32_t out = next_row++;
           perception_row[l][(size_t(k) * layer.width + j) * C + c] = out;
-          prog.ops.push_back({input_row(w.a[j]), input_row(w.b[j]), out, uint32_t(layer.gate(k, j))});
+          prog.ops.push_back(
+              {input_row(w.a[j]), input_row(w.b[j]), out, uint32_t(layer.gate(k, j))});
         }
   }
   prog.perception_op_count = prog.ops.size();

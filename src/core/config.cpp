@@ -10,9 +10,12 @@ namespace dlca {
 
 const char* connection_name(Connection c) {
   switch (c) {
-    case Connection::kUnique: return "unique";
-    case Connection::kRandom: return "random";
-    case Connection::kFirstKernel: return "first_kernel";
+    case Connection::kUnique:
+      return "unique";
+    case Connection::kRandom:
+      return "random";
+    case Connection::kFirstKernel:
+      return "first_kernel";
   }
   return "?";
 }
@@ -21,7 +24,8 @@ Connection parse_connection(const std::string& name) {
   if (name == "unique") return Connection::kUnique;
   if (name == "random") return Connection::kRandom;
   if (name == "first_kernel") return Connection::kFirstKernel;
-  throw ConfigError(fmt::format("connection: unknown kind '{}' (unique, random, first_kernel)", name));
+  throw ConfigError(
+      fmt::format("connection: unknown kind '{}' (unique, random, first_kernel)", name));
 }
 
 namespace {
@@ -35,19 +39,23 @@ void require_positive(const char* field, long long value) {
 }
 
 // Checks one gate layer n -> m of the given wiring kind; `field` names it in errors.
-void validate_layer(const std::string& field, Connection kind, int n, int m, bool first_perception) {
+void validate_layer(const std::string& field, Connection kind, int n, int m,
+                    bool first_perception) {
   switch (kind) {
     case Connection::kUnique:
       if (2LL * m < n)
-        reject(field, fmt::format("'unique' needs at least half as many gates as inputs ({} -> {})", n, m));
+        reject(field, fmt::format("'unique' needs at least half as many gates as inputs ({} -> {})",
+                                  n, m));
       if ((long long)m > (long long)n * (n - 1) / 2)
         reject(field, fmt::format("'unique' cannot make {} distinct pairs from {} inputs", m, n));
       break;
     case Connection::kRandom:
       break;
     case Connection::kFirstKernel:
-      if (!first_perception) reject(field, "'first_kernel' is only allowed as the first perception layer");
-      if (n != 9 || m != 8) reject(field, fmt::format("'first_kernel' must be 9 -> 8, got {} -> {}", n, m));
+      if (!first_perception)
+        reject(field, "'first_kernel' is only allowed as the first perception layer");
+      if (n != 9 || m != 8)
+        reject(field, fmt::format("'first_kernel' must be 9 -> 8, got {} -> {}", n, m));
       break;
   }
 }
@@ -74,10 +82,12 @@ void validate(const ExperimentConfig& c) {
   for (size_t i = 0; i < c.perception_layers.size(); ++i)
     require_positive(fmt::format("perception_layers[{}]", i).c_str(), c.perception_layers[i]);
   if (c.perception_layers[0] != 9)
-    reject("perception_layers[0]", fmt::format("must be 9 (the 3x3 patch), got {}", c.perception_layers[0]));
+    reject("perception_layers[0]",
+           fmt::format("must be 9 (the 3x3 patch), got {}", c.perception_layers[0]));
   if (c.perception_connections.size() < c.perception_layers.size() - 1)
-    reject("perception_connections", fmt::format("needs {} entries, got {}", c.perception_layers.size() - 1,
-                                                 c.perception_connections.size()));
+    reject("perception_connections",
+           fmt::format("needs {} entries, got {}", c.perception_layers.size() - 1,
+                       c.perception_connections.size()));
   for (size_t l = 1; l < c.perception_layers.size(); ++l)
     validate_layer(fmt::format("perception_layers[{}]", l), c.perception_connections[l - 1],
                    c.perception_layers[l - 1], c.perception_layers[l], l == 1);
@@ -86,26 +96,29 @@ void validate(const ExperimentConfig& c) {
     reject("update_layers", "needs an input width and at least one gate layer");
   for (size_t i = 0; i < c.update_layers.size(); ++i)
     require_positive(fmt::format("update_layers[{}]", i).c_str(), c.update_layers[i]);
-  const long long n0 = (long long)c.channels + (long long)c.kernels * c.channels * c.perception_layers.back();
+  const long long n0 =
+      (long long)c.channels + (long long)c.kernels * c.channels * c.perception_layers.back();
   if (c.update_layers[0] != n0)
-    reject("update_layers[0]", fmt::format("must be channels + kernels*channels*perception outputs = {}, got {}",
-                                           n0, c.update_layers[0]));
+    reject("update_layers[0]",
+           fmt::format("must be channels + kernels*channels*perception outputs = {}, got {}", n0,
+                       c.update_layers[0]));
   if (c.update_layers.back() != c.channels)
-    reject("update_layers", fmt::format("last layer width {} must equal channels ({})", c.update_layers.back(),
-                                        c.channels));
+    reject("update_layers", fmt::format("last layer width {} must equal channels ({})",
+                                        c.update_layers.back(), c.channels));
   if (c.update_connections.size() < c.update_layers.size() - 1)
     reject("update_connections", fmt::format("needs {} entries, got {}", c.update_layers.size() - 1,
                                              c.update_connections.size()));
   for (size_t l = 1; l < c.update_layers.size(); ++l)
-    validate_layer(fmt::format("update_layers[{}]", l), c.update_connections[l - 1], c.update_layers[l - 1],
-                   c.update_layers[l], false);
+    validate_layer(fmt::format("update_layers[{}]", l), c.update_connections[l - 1],
+                   c.update_layers[l - 1], c.update_layers[l], false);
 
   if (c.loss_channels.empty()) reject("loss_channels", "must name at least one channel");
   std::set<int> seen;
   for (int ch : c.loss_channels) {
     if (ch < 0 || ch >= c.channels)
       reject("loss_channels", fmt::format("channel {} is outside 0..{}", ch, c.channels - 1));
-    if (!seen.insert(ch).second) reject("loss_channels", fmt::format("channel {} is listed twice", ch));
+    if (!seen.insert(ch).second)
+      reject("loss_channels", fmt::format("channel {} is listed twice", ch));
   }
 }
 

@@ -66,9 +66,24 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
 
 ExperimentConfig config_from_json(const nlohmann::json& json) {
   if (!json.is_object()) throw ConfigError("config: must be a JSON object");
-  static const char* kKnown[] = {"name",   "channels", "kernels", "perception_layers", "perception_connections",
-                                 "update_layers", "update_connections", "height", "width", "steps", "batch",
-                                 "epochs", "lr", "periodic", "async", "fire_rate", "loss_channels", "seed"};
+  static const char* kKnown[] = {"name",
+                                 "channels",
+                                 "kernels",
+                                 "perception_layers",
+                                 "perception_connections",
+                                 "update_layers",
+                                 "update_connections",
+                                 "height",
+                                 "width",
+                                 "steps",
+                                 "batch",
+                                 "epochs",
+                                 "lr",
+                                 "periodic",
+                                 "async",
+                                 "fire_rate",
+                                 "loss_channels",
+                                 "seed"};
   for (const auto& [key, value] : json.items()) {
     bool known = false;
     for (const char* k : kKnown) known = known || key == k;

@@ -41,7 +41,8 @@ GridGeometry make_grid_geometry(int batch, int height, int width, int channels, 
 
 uint64_t epoch_mask_key(uint64_t masks_key, uint64_t epoch) { return derive_key(masks_key, epoch); }
 
-std::vector<uint8_t> fire_masks(uint64_t mask_key, int steps, int height, int width, float fire_rate) {
+std::vector<uint8_t> fire_masks(uint64_t mask_key, int steps, int height, int width,
+                                float fire_rate) {
   std::vector<uint8_t> masks(size_t(steps) * height * width);
   for (int s = 0; s < steps; ++s) {
     const uint64_t step_key = derive_key(mask_key, uint64_t(s));

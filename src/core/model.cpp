@@ -46,12 +46,14 @@ Model make_model(const ExperimentConfig& config) {
   const uint64_t perception_key = derive_key(keys.params, 2);
   const auto& c = config;
   for (int l = 1; l < int(c.update_layers.size()); ++l)
-    m.update_wiring.push_back(make_wiring(c.update_connections[l - 1], c.update_layers[l - 1], c.update_layers[l],
-                                          derive_key(update_key, l)));
+    m.update_wiring.push_back(make_wiring(c.update_connections[l - 1], c.update_layers[l - 1],
+                                          c.update_layers[l], derive_key(update_key, l)));
   for (int l = 1; l < int(c.perception_layers.size()); ++l)
-    m.perception_wiring.push_back(make_wiring(c.perception_connections[l - 1], c.perception_layers[l - 1],
-                                              c.perception_layers[l], derive_key(perception_key, l)));
-  for (int g = 0; g < m.num_gates(); ++g) m.logits[size_t(g) * kNumOps + kOpPassA] = kPassThroughLogit;
+    m.perception_wiring.push_back(make_wiring(c.perception_connections[l - 1],
+                                              c.perception_layers[l - 1], c.perception_layers[l],
+                                              derive_key(perception_key, l)));
+  for (int g = 0; g < m.num_gates(); ++g)
+    m.logits[size_t(g) * kNumOps + kOpPassA] = kPassThroughLogit;
   return m;
 }
 
@@ -99,8 +101,8 @@ int active_gate_count(const std::vector<float>& logits) {
   return n;
 }
 
-void logit_gradient_from_sums(const std::vector<float>& logits, const std::vector<double>& gate_sums,
-                              std::vector<float>& grad) {
+void logit_gradient_from_sums(const std::vector<float>& logits,
+                              const std::vector<double>& gate_sums, std::vector<float>& grad) {
   const size_t gates = logits.size() / kNumOps;
   grad.assign(logits.size(), 0.0f);
   for (size_t g = 0; g < gates; ++g) {

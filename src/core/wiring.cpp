@@ -1,4 +1,5 @@
-// Gate wiring generators of SPEC §2, each ending with the gate permutation drawn from the layer key.
+// Gate wiring generators of SPEC §2, each ending with the gate permutation drawn from the layer
+// key.
 #include "dlca/wiring.hpp"
 
 #include <fmt/format.h>
@@ -25,10 +26,13 @@ LayerWiring permute_pairs(const std::vector<std::pair<uint32_t, uint32_t>>& pair
 }  // namespace
 
 std::vector<std::pair<uint32_t, uint32_t>> unique_pairs(int n, int m) {
-  if (n <= 0 || m <= 0) throw ConfigError(fmt::format("unique wiring: sizes must be positive ({} -> {})", n, m));
+  if (n <= 0 || m <= 0)
+    throw ConfigError(fmt::format("unique wiring: sizes must be positive ({} -> {})", n, m));
   if (2LL * m < n)
-    throw ConfigError(fmt::format("unique wiring: number of gates must not be smaller than half of the inputs "
-                                  "({} -> {})", n, m));
+    throw ConfigError(
+        fmt::format("unique wiring: number of gates must not be smaller than half of the inputs "
+                    "({} -> {})",
+                    n, m));
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   const auto enough = [&] { return pairs.size() >= size_t(m); };
   for (int j = 0; j < n / 2; ++j) pairs.emplace_back(2 * j, 2 * j + 1);
@@ -37,15 +41,19 @@ std::vector<std::pair<uint32_t, uint32_t>> unique_pairs(int n, int m) {
   for (int d = 2; !enough() && d < n; ++d)
     for (int i = 0; i + d < n; ++i) pairs.emplace_back(i, i + d);
   if (!enough())
-    throw ConfigError(fmt::format("unique wiring: could not generate {} unique connections from {} inputs", m, n));
+    throw ConfigError(fmt::format(
+        "unique wiring: could not generate {} unique connections from {} inputs", m, n));
   pairs.resize(m);
   return pairs;
 }
 
-LayerWiring unique_wiring(int n, int m, uint64_t key) { return permute_pairs(unique_pairs(n, m), key); }
+LayerWiring unique_wiring(int n, int m, uint64_t key) {
+  return permute_pairs(unique_pairs(n, m), key);
+}
 
 LayerWiring random_wiring(int n, int m, uint64_t key) {
-  if (n <= 0 || m <= 0) throw ConfigError(fmt::format("random wiring: sizes must be positive ({} -> {})", n, m));
+  if (n <= 0 || m <= 0)
+    throw ConfigError(fmt::format("random wiring: sizes must be positive ({} -> {})", n, m));
   const auto slots = random_permutation(derive_key(key, 2), uint32_t(2 * m));
   const auto relabel = random_permutation(derive_key(key, 1), uint32_t(n));
   LayerWiring w;
@@ -65,9 +73,12 @@ LayerWiring first_kernel_wiring(uint64_t key) {
 
 LayerWiring make_wiring(Connection kind, int n, int m, uint64_t key) {
   switch (kind) {
-    case Connection::kUnique: return unique_wiring(n, m, key);
-    case Connection::kRandom: return random_wiring(n, m, key);
-    case Connection::kFirstKernel: return first_kernel_wiring(key);
+    case Connection::kUnique:
+      return unique_wiring(n, m, key);
+    case Connection::kRandom:
+      return random_wiring(n, m, key);
+    case Connection::kFirstKernel:
+      return first_kernel_wiring(key);
   }
   throw ConfigError("connection: unknown kind");
 }

@@ -48,7 +48,8 @@ struct Scratch {
 int default_tile_cells(uint32_t rows) {
   constexpr size_t kBudgetBytes = size_t(1) << 21;  // activations + gradients of one tile
   const size_t cells = kBudgetBytes / (2 * sizeof(float) * std::max<uint32_t>(rows, 1));
-  return int(std::clamp<size_t>(cells / kernels::kRowAlign * kernels::kRowAlign, kernels::kRowAlign, 512));
+  return int(
+      std::clamp<size_t>(cells / kernels::kRowAlign * kernels::kRowAlign, kernels::kRowAlign, 512));
 }
 
 struct CpuBackend::Impl {
@@ -62,7 +63,9 @@ CpuBackend::CpuBackend(CpuBackendOptions options)
     : options_(options), impl_(std::make_unique<Impl>(options.threads)) {}
 CpuBackend::~CpuBackend() = default;
 
-std::string CpuBackend::name() const { return std::string("cpu (") + kernels::selected_target() + ")"; }
+std::string CpuBackend::name() const {
+  return std::string("cpu (") + kernels::selected_target() + ")";
+}
 
 namespace {
 
@@ -76,16 +79,22 @@ struct RolloutPlan {
   size_t stride, tile_floats;
 
   int first_cell(int tile) const { return tile * tile_cells; }
-  int tile_size(int tile) const { return std::min(tile_cells, geometry->cells() - first_cell(tile)); }
-  bool fires(int step, int cell) const { return !masks || masks[size_t(step) * geometry->plane() + cell % geometry->plane()]; }
+  int tile_size(int tile) const {
+    return std::min(tile_cells, geometry->cells() - first_cell(tile));
+  }
+  bool fires(int step, int cell) const {
+    return !masks || masks[size_t(step) * geometry->plane() + cell % geometry->plane()];
+  }
   std::pair<int, int> chunk_tiles(int chunk) const {
-    return {int(int64_t(num_tiles) * chunk / num_chunks), int(int64_t(num_tiles) * (chunk + 1) / num_chunks)};
+    return {int(int64_t(num_tiles) * chunk / num_chunks),
+            int(int64_t(num_tiles) * (chunk + 1) / num_chunks)};
   }
 };
 
 // Gathers the tile's patches from `in` and evaluates the program; writes the new state to `out`
 // (if given), keeping the old value where an async cell does not fire.
-void forward_tile(const RolloutPlan& plan, int tile, int step, const float* in, float* out, float* act) {
+void forward_tile(const RolloutPlan& plan, int tile, int step, const float* in, float* out,
+                  float* act) {
   const auto& geo = *plan.geometry;
   const auto& prog = *plan.program;
   const int c0 = plan.first_cell(tile), n = plan.tile_size(tile), hw = geo.plane();
@@ -111,30 +120,33 @@ void forward_tile(const RolloutPlan& plan, int tile, int step, const float* in, 
 
 // Backward through one tile's step: upstream gradient of the new state d_out, activations in act;
 // writes the tile's patch gradients into d_patch [c*9+p][cell] and adds to gate_sums.
-void backward_tile(const RolloutPlan& plan, int tile, int step, const float* d_out, const float* act, float* grad,
-                   float* d_patch, double* gate_sums) {
+void backward_tile(const RolloutPlan& plan, int tile, int step, const float* d_out,
+                   const float* act, float* grad, float* d_patch, double* gate_sums) {
   const auto& geo = *plan.geometry;
   const auto& prog = *plan.program;
-  const int c0 = plan.first_cell(tile), n = plan.tile_size(tile), hw = geo.plane(), cells = geo.cells();
+  const int c0 = plan.first_cell(tile), n = plan.tile_size(tile), hw = geo.plane(),
+            cells = geo.cells();
   std::memset(grad, 0, plan.tile_floats * sizeof(float));
   for (int c = 0; c < geo.channels; ++c) {
     float* row = grad + prog.output_rows[c] * plan.stride;
     for (int i = 0; i < n; ++i)
       row[i] = plan.fires(step, c0 + i) ? d_out[geo.state_base[c0 + i] + size_t(c) * hw] : 0.0f;
   }
-  kernels::backward_ops(prog.ops.data(), prog.ops.size(), plan.coeffs, act, grad, plan.stride, gate_sums);
+  kernels::backward_ops(prog.ops.data(), prog.ops.size(), plan.coeffs, act, grad, plan.stride,
+                        gate_sums);
   for (int c = 0; c < geo.channels; ++c)
     for (int p = 0; p < 9; ++p)
-      std::memcpy(d_patch + size_t(c * 9 + p) * cells + c0, grad + CellProgram::patch_row(c, p) * plan.stride,
-                  size_t(n) * sizeof(float));
+      std::memcpy(d_patch + size_t(c * 9 + p) * cells + c0,
+                  grad + CellProgram::patch_row(c, p) * plan.stride, size_t(n) * sizeof(float));
 }
 
 // d_in = gradient of the state before the step: patch gradients of every cell that saw it, plus the
 // pass-through of cells that did not fire.
-void scatter_tile(const RolloutPlan& plan, int tile, int step, const float* d_out, const float* d_patch,
-                  float* d_in) {
+void scatter_tile(const RolloutPlan& plan, int tile, int step, const float* d_out,
+                  const float* d_patch, float* d_in) {
   const auto& geo = *plan.geometry;
-  const int c0 = plan.first_cell(tile), n = plan.tile_size(tile), hw = geo.plane(), cells = geo.cells();
+  const int c0 = plan.first_cell(tile), n = plan.tile_size(tile), hw = geo.plane(),
+            cells = geo.cells();
   for (int i = 0; i < n; ++i) {
     const int cell = c0 + i;
     const bool fired = plan.fires(step, cell);
@@ -152,11 +164,12 @@ void scatter_tile(const RolloutPlan& plan, int tile, int step, const float* d_ou
 
 }  // namespace
 
-RolloutResult CpuBackend::rollout(const Model& model, const Target& target, const RolloutBatch& batch,
-                                  const RolloutRequest& request) {
+RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
+                                  const RolloutBatch& batch, const RolloutRequest& request) {
   const ExperimentConfig& cfg = model.config;
   if (batch.batch <= 0 || !batch.initial_state) throw std::invalid_argument("rollout: empty batch");
-  const GridGeometry geo = make_grid_geometry(batch.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
+  const GridGeometry geo =
+      make_grid_geometry(batch.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram prog = build_cell_program(model);
   const std::vector<float> coeffs = soft_coefficients(model.logits);
   const std::vector<uint8_t> masks =
@@ -168,7 +181,8 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target, cons
   plan.geometry = &geo;
   plan.coeffs = coeffs.data();
   plan.masks = masks.empty() ? nullptr : masks.data();
-  plan.tile_cells = options_.tile_cells > 0 ? options_.tile_cells : default_tile_cells(prog.num_rows);
+  plan.tile_cells =
+      options_.tile_cells > 0 ? options_.tile_cells : default_tile_cells(prog.num_rows);
   plan.num_tiles = (geo.cells() + plan.tile_cells - 1) / plan.tile_cells;
   plan.num_chunks = std::min(plan.num_tiles, kMaxChunks);
   plan.stride = round_up(size_t(plan.tile_cells), kernels::kRowAlign);
@@ -179,14 +193,16 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target, cons
   std::vector<float> states(size_t(steps + 1) * state_size);
   std::copy(batch.initial_state, batch.initial_state + state_size, states.begin());
   const bool keep_all = request.gradient && !options_.checkpointing;
-  float* stored = keep_all ? impl_->stored.get(size_t(steps) * plan.num_tiles * plan.tile_floats) : nullptr;
+  float* stored =
+      keep_all ? impl_->stored.get(size_t(steps) * plan.num_tiles * plan.tile_floats) : nullptr;
   const auto activations = [&](int step, int tile) {
     return keep_all ? stored + (size_t(step) * plan.num_tiles + tile) * plan.tile_floats
                     : impl_->scratch.local().act.get(plan.tile_floats);
   };
   const auto for_each_tile = [&](auto&& body) {
     impl_->arena.execute([&] {
-      tbb::parallel_for(0, plan.num_tiles, [&](int tile) { body(tile); }, tbb::simple_partitioner());
+      tbb::parallel_for(
+          0, plan.num_tiles, [&](int tile) { body(tile); }, tbb::simple_partitioner());
     });
   };
 
@@ -218,31 +234,37 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target, cons
     for (int s = steps - 1; s >= 0; --s) {
       const float* in = &states[size_t(s) * state_size];
       impl_->arena.execute([&] {
-        tbb::parallel_for(0, plan.num_chunks, [&](int chunk) {
-          Scratch& local = impl_->scratch.local();
-          float* grad = local.grad.get(plan.tile_floats);
-          const auto [first, last] = plan.chunk_tiles(chunk);
-          for (int tile = first; tile < last; ++tile) {
-            float* act = activations(s, tile);
-            if (!keep_all) forward_tile(plan, tile, s, in, nullptr, act);
-            backward_tile(plan, tile, s, d_state.data(), act, grad, d_patch.data(),
-                          &chunk_sums[size_t(chunk) * sums_per_chunk]);
-          }
-        }, tbb::simple_partitioner());
+        tbb::parallel_for(
+            0, plan.num_chunks,
+            [&](int chunk) {
+              Scratch& local = impl_->scratch.local();
+              float* grad = local.grad.get(plan.tile_floats);
+              const auto [first, last] = plan.chunk_tiles(chunk);
+              for (int tile = first; tile < last; ++tile) {
+                float* act = activations(s, tile);
+                if (!keep_all) forward_tile(plan, tile, s, in, nullptr, act);
+                backward_tile(plan, tile, s, d_state.data(), act, grad, d_patch.data(),
+                              &chunk_sums[size_t(chunk) * sums_per_chunk]);
+              }
+            },
+            tbb::simple_partitioner());
       });
       if (s > 0)  // the gradient of the initial state is not needed
-        for_each_tile([&](int tile) { scatter_tile(plan, tile, s, d_state.data(), d_patch.data(), d_prev.data()); });
+        for_each_tile([&](int tile) {
+          scatter_tile(plan, tile, s, d_state.data(), d_patch.data(), d_prev.data());
+        });
       std::swap(d_state, d_prev);
     }
     std::vector<double> gate_sums(sums_per_chunk, 0.0);
     for (int chunk = 0; chunk < plan.num_chunks; ++chunk)
-      for (size_t i = 0; i < sums_per_chunk; ++i) gate_sums[i] += chunk_sums[size_t(chunk) * sums_per_chunk + i];
+      for (size_t i = 0; i < sums_per_chunk; ++i)
+        gate_sums[i] += chunk_sums[size_t(chunk) * sums_per_chunk + i];
     logit_gradient_from_sums(model.logits, gate_sums, result.grad);
   }
 
   if (request.hard_loss) {
-    result.hard_loss = hard_rollout(prog, hard_ops(model.logits), geo, batch.initial_state, steps, masks, target,
-                                    cfg.loss_channels)
+    result.hard_loss = hard_rollout(prog, hard_ops(model.logits), geo, batch.initial_state, steps,
+                                    masks, target, cfg.loss_channels)
                            .loss;
   }
   return result;

@@ -8,13 +8,15 @@ HWY_BEFORE_NAMESPACE();
 namespace dlca::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-void ForwardOps(const GateOp* ops, size_t num_ops, const float* coeffs, float* rows, size_t stride) {
+void ForwardOps(const GateOp* ops, size_t num_ops, const float* coeffs, float* rows,
+                size_t stride) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   for (size_t i = 0; i < num_ops; ++i) {
     const GateOp op = ops[i];
     const float* c = coeffs + 4 * size_t(op.gate);
-    const auto c0 = hn::Set(d, c[0]), c1 = hn::Set(d, c[1]), c2 = hn::Set(d, c[2]), c3 = hn::Set(d, c[3]);
+    const auto c0 = hn::Set(d, c[0]), c1 = hn::Set(d, c[1]), c2 = hn::Set(d, c[2]),
+               c3 = hn::Set(d, c[3]);
     const float* HWY_RESTRICT a = rows + size_t(op.a) * stride;
     const float* HWY_RESTRICT b = rows + size_t(op.b) * stride;
     float* HWY_RESTRICT out = rows + size_t(op.out) * stride;
@@ -28,8 +30,8 @@ void ForwardOps(const GateOp* ops, size_t num_ops, const float* coeffs, float* r
   }
 }
 
-void BackwardOps(const GateOp* ops, size_t num_ops, const float* coeffs, const float* rows, float* grad,
-                 size_t stride, double* gate_sums) {
+void BackwardOps(const GateOp* ops, size_t num_ops, const float* coeffs, const float* rows,
+                 float* grad, size_t stride, double* gate_sums) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   for (size_t i = num_ops; i-- > 0;) {

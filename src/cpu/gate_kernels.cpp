@@ -15,12 +15,13 @@ namespace dlca::kernels {
 HWY_EXPORT(ForwardOps);
 HWY_EXPORT(BackwardOps);
 
-void forward_ops(const GateOp* ops, size_t num_ops, const float* coeffs, float* rows, size_t stride) {
+void forward_ops(const GateOp* ops, size_t num_ops, const float* coeffs, float* rows,
+                 size_t stride) {
   HWY_DYNAMIC_DISPATCH(ForwardOps)(ops, num_ops, coeffs, rows, stride);
 }
 
-void backward_ops(const GateOp* ops, size_t num_ops, const float* coeffs, const float* rows, float* grad,
-                  size_t stride, double* gate_sums) {
+void backward_ops(const GateOp* ops, size_t num_ops, const float* coeffs, const float* rows,
+                  float* grad, size_t stride, double* gate_sums) {
   HWY_DYNAMIC_DISPATCH(BackwardOps)(ops, num_ops, coeffs, rows, grad, stride, gate_sums);
 }
 

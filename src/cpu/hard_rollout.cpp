@@ -30,15 +30,17 @@ void set_bit(uint64_t* bits, size_t i) { bits[i >> 6] |= uint64_t{1} << (i & 63)
 
 }  // namespace
 
-HardRollout hard_rollout(const CellProgram& prog, const std::vector<uint8_t>& ops, const GridGeometry& geo,
-                         const float* initial_state, int steps, const std::vector<uint8_t>& masks,
-                         const Target& target, const std::vector<int>& loss_channels) {
+HardRollout hard_rollout(const CellProgram& prog, const std::vector<uint8_t>& ops,
+                         const GridGeometry& geo, const float* initial_state, int steps,
+                         const std::vector<uint8_t>& masks, const Target& target,
+                         const std::vector<int>& loss_channels) {
   const int cells = geo.cells(), hw = geo.plane(), C = geo.channels;
   const size_t words = (size_t(cells) + 63) / 64;
   std::vector<uint64_t> state(size_t(C) * words, 0), next(size_t(C) * words);
   for (int cell = 0; cell < cells; ++cell)
     for (int c = 0; c < C; ++c)
-      if (initial_state[geo.state_base[cell] + size_t(c) * hw] > 0.5f) set_bit(&state[c * words], cell);
+      if (initial_state[geo.state_base[cell] + size_t(c) * hw] > 0.5f)
+        set_bit(&state[c * words], cell);
 
   std::vector<uint64_t> rows(size_t(prog.num_rows) * words);
   std::vector<uint64_t> fire(words);
@@ -62,7 +64,8 @@ HardRollout hard_rollout(const CellProgram& prog, const std::vector<uint8_t>& op
     for (int c = 0; c < C; ++c) {
       const uint64_t* out = &rows[prog.output_rows[c] * words];
       for (size_t w = 0; w < words; ++w)
-        next[c * words + w] = masks.empty() ? out[w] : (state[c * words + w] & ~fire[w]) | (out[w] & fire[w]);
+        next[c * words + w] =
+            masks.empty() ? out[w] : (state[c * words + w] & ~fire[w]) | (out[w] & fire[w]);
     }
     std::swap(state, next);
   }
@@ -74,8 +77,10 @@ HardRollout hard_rollout(const CellProgram& prog, const std::vector<uint8_t>& op
       result.final_state[geo.state_base[cell] + size_t(c) * hw] = get_bit(&state[c * words], cell);
   for (int cell = 0; cell < cells; ++cell)
     for (int c : loss_channels) {
-      const double diff = double(get_bit(&state[c * words], cell)) - target.values[size_t(c) * hw + cell % hw];
-      result.loss += diff * diff;  // the soft loss's formula; the number of wrong bits for binary targets
+      const double diff =
+          double(get_bit(&state[c * words], cell)) - target.values[size_t(c) * hw + cell % hw];
+      result.loss +=
+          diff * diff;  // the soft loss's formula; the number of wrong bits for binary targets
     }
   return result;
 }

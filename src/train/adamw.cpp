@@ -7,7 +7,8 @@
 
 namespace dlca {
 
-AdamW::AdamW(size_t size, AdamWSettings settings) : settings_(settings), m_(size, 0.0f), v_(size, 0.0f) {}
+AdamW::AdamW(size_t size, AdamWSettings settings)
+    : settings_(settings), m_(size, 0.0f), v_(size, 0.0f) {}
 
 void AdamW::step(std::vector<float>& params, const std::vector<float>& grad) {
   if (params.size() != m_.size() || grad.size() != m_.size())
@@ -24,7 +25,8 @@ void AdamW::step(std::vector<float>& params, const std::vector<float>& grad) {
     v_[i] = s.beta2 * v_[i] + (1.0f - s.beta2) * g * g;
     const float m_hat = m_[i] / bias1;
     const float v_hat = v_[i] / bias2;
-    params[i] -= s.learning_rate * (m_hat / (std::sqrt(v_hat) + s.eps) + s.weight_decay * params[i]);
+    params[i] -=
+        s.learning_rate * (m_hat / (std::sqrt(v_hat) + s.eps) + s.weight_decay * params[i]);
   }
 }
 

@@ -39,13 +39,22 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
   }
 }
 
+void check_writable(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string dir =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw FileError(path + ": cannot write there (" + dir + ": " + std::strerror(errno) + ")");
+}
+
 std::string read_file(const std::string& path, size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FileError(path + ": cannot open (" + std::strerror(errno) + ")");
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
   if (size < 0) throw FileError(path + ": cannot read (not a regular file?)");
-  if (size_t(size) > max_bytes) throw FileError(path + ": too large (" + std::to_string(size) + " bytes)");
+  if (size_t(size) > max_bytes)
+    throw FileError(path + ": too large (" + std::to_string(size) + " bytes)");
   std::string data(size_t(size), '\0');
   in.seekg(0);
   if (!in.read(data.data(), size)) throw FileError(path + ": read failed");

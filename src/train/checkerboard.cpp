@@ -13,7 +13,8 @@ Target checkerboard_target(int channels, int height, int width, int square) {
   t.width = width;
   t.values.assign(size_t(channels) * height * width, 0.0f);
   for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) t.values[size_t(y) * width + x] = float((y / square + x / square) % 2);
+    for (int x = 0; x < width; ++x)
+      t.values[size_t(y) * width + x] = float((y / square + x / square) % 2);
   return t;
 }
 
@@ -32,7 +33,8 @@ CheckerboardTask::CheckerboardTask(const ExperimentConfig& config)
 
 void CheckerboardTask::initial_states(uint64_t epoch, std::vector<float>& out) const {
   random_binary_states(derive_key(data_key_, epoch),
-                       size_t(config_.batch) * config_.channels * config_.height * config_.width, out);
+                       size_t(config_.batch) * config_.channels * config_.height * config_.width,
+                       out);
 }
 
 }  // namespace dlca

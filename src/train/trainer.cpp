@@ -17,7 +17,8 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
 EpochStats Trainer::run_epoch() {
   const auto start = std::chrono::steady_clock::now();
   task_.initial_states(uint64_t(epoch_), initial_);
-  RolloutBatch batch{model_.config.batch, initial_.data(), epoch_mask_key(masks_key_, uint64_t(epoch_))};
+  RolloutBatch batch{model_.config.batch, initial_.data(),
+                     epoch_mask_key(masks_key_, uint64_t(epoch_))};
   RolloutResult r = backend_.rollout(model_, task_.target(), batch, RolloutRequest{});
   if (!std::isfinite(r.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
   EpochStats stats;
@@ -27,7 +28,8 @@ EpochStats Trainer::run_epoch() {
   stats.active_gates = active_gate_count(model_.logits);
   optimizer_.step(model_.logits, r.grad);
   ++epoch_;
-  stats.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  stats.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }
 

@@ -41,20 +41,25 @@ nlohmann::json TrainingSummary::to_json() const {
           {"epochs", epochs},
           {"final_soft_loss", final_soft_loss},
           {"final_hard_loss", final_hard_loss},
-          {"first_zero_epoch", first_zero_epoch ? nlohmann::json(*first_zero_epoch) : nlohmann::json(nullptr)},
+          {"first_zero_epoch",
+           first_zero_epoch ? nlohmann::json(*first_zero_epoch) : nlohmann::json(nullptr)},
           {"active_gates", active_gates},
           {"wall_seconds", wall_seconds},
           {"median_epoch_ms", median_epoch_ms},
           {"interrupted", interrupted}};
 }
 
-TrainingSummary run_training(Trainer& trainer, const std::string& backend_name, const TrainingRunOptions& options,
-                             std::ostream& out) {
+TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
+                             const TrainingRunOptions& options, std::ostream& out) {
+  for (const std::string* path : {&options.log_path, &options.summary_path, &options.save_path})
+    if (!path->empty()) check_writable(*path);
   g_stop_requested = false;
   auto previous_handler = std::signal(SIGINT, request_stop);
   const bool live = !options.quiet && ::isatty(STDERR_FILENO);
   const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
 
   TrainingSummary summary;
   summary.experiment = trainer.model().config.name;
@@ -67,24 +72,28 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name, 
     stats = trainer.run_epoch();
     epoch_ms.push_back(stats.milliseconds);
     if (stats.hard_loss == 0 && !summary.first_zero_epoch) summary.first_zero_epoch = stats.epoch;
-    csv += fmt::format("{},{:.9g},{:.9g},{},{:.3f}\n", stats.epoch, stats.soft_loss, stats.hard_loss,
-                       stats.active_gates, stats.milliseconds);
+    csv += fmt::format("{},{:.9g},{:.9g},{},{:.3f}\n", stats.epoch, stats.soft_loss,
+                       stats.hard_loss, stats.active_gates, stats.milliseconds);
     const double now = elapsed();
     const int64_t done = trainer.epoch();
     if (live && (now - last_draw > 0.1 || done == options.epochs)) {
       last_draw = now;
       const double per_epoch = now / double(done);
-      std::fprintf(stderr, "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f  %.1f ms/epoch  ETA %s",
-                   summary.experiment.c_str(), (long long)done, (long long)options.epochs, stats.soft_loss,
-                   stats.hard_loss, stats.milliseconds, format_seconds(per_epoch * double(options.epochs - done)).c_str());
+      std::fprintf(stderr,
+                   "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f  %.1f ms/epoch  ETA %s",
+                   summary.experiment.c_str(), (long long)done, (long long)options.epochs,
+                   stats.soft_loss, stats.hard_loss, stats.milliseconds,
+                   format_seconds(per_epoch * double(options.epochs - done)).c_str());
       std::fflush(stderr);
     } else if (!live && !options.quiet && options.print_every > 0 &&
                (stats.epoch % options.print_every == 0 || done == options.epochs)) {
-      out << fmt::format("epoch {:>6}  soft {:10.4f}  hard {:5.0f}  active {:5}  {:7.2f} ms\n", stats.epoch,
-                         stats.soft_loss, stats.hard_loss, stats.active_gates, stats.milliseconds)
+      out << fmt::format("epoch {:>6}  soft {:10.4f}  hard {:5.0f}  active {:5}  {:7.2f} ms\n",
+                         stats.epoch, stats.soft_loss, stats.hard_loss, stats.active_gates,
+                         stats.milliseconds)
           << std::flush;
     }
-    if (!options.log_path.empty() && now - last_log_write > 5.0) {  // keep the log current on long runs
+    if (!options.log_path.empty() &&
+        now - last_log_write > 5.0) {  // keep the log current on long runs
       write_file_atomically(options.log_path, csv);
       last_log_write = now;
     }
@@ -102,14 +111,17 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name, 
 
   if (!options.log_path.empty()) write_file_atomically(options.log_path, csv);
   if (!options.save_path.empty()) save_params(trainer.model(), options.save_path);
-  if (!options.summary_path.empty()) write_file_atomically(options.summary_path, summary.to_json().dump(2) + "\n");
+  if (!options.summary_path.empty())
+    write_file_atomically(options.summary_path, summary.to_json().dump(2) + "\n");
 
-  out << fmt::format("{} on {}: {} epochs{} in {} ({:.2f} ms/epoch median)\n", summary.experiment, summary.backend,
-                     summary.epochs, summary.interrupted ? " (interrupted)" : "", format_seconds(summary.wall_seconds),
-                     summary.median_epoch_ms);
-  out << fmt::format("final soft loss {:.6g}, hard loss {:.0f}\n", summary.final_soft_loss, summary.final_hard_loss);
-  out << (summary.first_zero_epoch ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
-                                   : std::string("hard loss never reached 0\n"));
+  out << fmt::format("{} on {}: {} epochs{} in {} ({:.2f} ms/epoch median)\n", summary.experiment,
+                     summary.backend, summary.epochs, summary.interrupted ? " (interrupted)" : "",
+                     format_seconds(summary.wall_seconds), summary.median_epoch_ms);
+  out << fmt::format("final soft loss {:.6g}, hard loss {:.0f}\n", summary.final_soft_loss,
+                     summary.final_hard_loss);
+  out << (summary.first_zero_epoch
+              ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
+              : std::string("hard loss never reached 0\n"));
   out << fmt::format("active gates {}\n", summary.active_gates);
   return summary;
 }

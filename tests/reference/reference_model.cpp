@@ -9,66 +9,114 @@ namespace dlca::reference {
 
 double op_value(int op, double a, double b) {
   switch (op) {
-    case 0: return 0;
-    case 1: return a * b;
-    case 2: return a - a * b;
-    case 3: return a;
-    case 4: return b - a * b;
-    case 5: return b;
-    case 6: return a + b - 2 * a * b;
-    case 7: return a + b - a * b;
-    case 8: return 1 - (a + b - a * b);
-    case 9: return 1 - (a + b - 2 * a * b);
-    case 10: return 1 - b;
-    case 11: return 1 - b + a * b;
-    case 12: return 1 - a;
-    case 13: return 1 - a + a * b;
-    case 14: return 1 - a * b;
-    case 15: return 1;
+    case 0:
+      return 0;
+    case 1:
+      return a * b;
+    case 2:
+      return a - a * b;
+    case 3:
+      return a;
+    case 4:
+      return b - a * b;
+    case 5:
+      return b;
+    case 6:
+      return a + b - 2 * a * b;
+    case 7:
+      return a + b - a * b;
+    case 8:
+      return 1 - (a + b - a * b);
+    case 9:
+      return 1 - (a + b - 2 * a * b);
+    case 10:
+      return 1 - b;
+    case 11:
+      return 1 - b + a * b;
+    case 12:
+      return 1 - a;
+    case 13:
+      return 1 - a + a * b;
+    case 14:
+      return 1 - a * b;
+    case 15:
+      return 1;
   }
   throw std::invalid_argument("op index");
 }
 
 double op_da(int op, double, double b) {
   switch (op) {
-    case 0: return 0;
-    case 1: return b;
-    case 2: return 1 - b;
-    case 3: return 1;
-    case 4: return -b;
-    case 5: return 0;
-    case 6: return 1 - 2 * b;
-    case 7: return 1 - b;
-    case 8: return -(1 - b);
-    case 9: return -(1 - 2 * b);
-    case 10: return 0;
-    case 11: return b;
-    case 12: return -1;
-    case 13: return -1 + b;
-    case 14: return -b;
-    case 15: return 0;
+    case 0:
+      return 0;
+    case 1:
+      return b;
+    case 2:
+      return 1 - b;
+    case 3:
+      return 1;
+    case 4:
+      return -b;
+    case 5:
+      return 0;
+    case 6:
+      return 1 - 2 * b;
+    case 7:
+      return 1 - b;
+    case 8:
+      return -(1 - b);
+    case 9:
+      return -(1 - 2 * b);
+    case 10:
+      return 0;
+    case 11:
+      return b;
+    case 12:
+      return -1;
+    case 13:
+      return -1 + b;
+    case 14:
+      return -b;
+    case 15:
+      return 0;
   }
   throw std::invalid_argument("op index");
 }
 
 double op_db(int op, double a, double) {
   switch (op) {
-    case 0: return 0;
-    case 1: return a;
-    case 2: return -a;
-    case 3: return 0;
-    case 4: return 1 - a;
-    case 5: return 1;
-    case 6: return 1 - 2 * a;
-    case 7: return 1 - a;
-    case 8: return -(1 - a);
-    case 9: return -(1 - 2 * a);
-    case 10: return -1;
-    case 11: return -1 + a;
-    case 12: return 0;
-    case 13: return a;
-    case 14: return -a;
-    case 15: return 0;
+    case 0:
+      return 0;
+    case 1:
+      return a;
+    case 2:
+      return -a;
+    case 3:
+      return 0;
+    case 4:
+      return 1 - a;
+    case 5:
+      return 1;
+    case 6:
+      return 1 - 2 * a;
+    case 7:
+      return 1 - a;
+    case 8:
+      return -(1 - a);
+    case 9:
+      return -(1 - 2 * a);
+    case 10:
+      return -1;
+    case 11:
+      return -1 + a;
+    case 12:
+      return 0;
+    case 13:
+      return a;
+    case 14:
+      return -a;
+    case 15:
+      return 0;
   }
   throw std::invalid_argument("op index");
 }
@@ -79,8 +127,9 @@ using Vec = std::vector<double>;
 
 // Everything one cell computed in one step.
 struct CellRecord {
-  std::vector<std::vector<Vec>> perception;  // [c*K + k][layer 0 = patch of channel c, then gate layers]
-  std::vector<Vec> update;                   // [0] = update input x, then each gate layer's outputs
+  std::vector<std::vector<Vec>>
+      perception;           // [c*K + k][layer 0 = patch of channel c, then gate layers]
+  std::vector<Vec> update;  // [0] = update input x, then each gate layer's outputs
 };
 
 struct GateWeights {
@@ -125,14 +174,18 @@ std::pair<double, double> gate_backward(const Vec& p, double a, double b, double
 }  // namespace
 
 Result run(const Model& model, const std::vector<double>& logits, const Target& target,
-           const std::vector<float>& initial, int batch, uint64_t mask_key, bool hard, bool gradient) {
+           const std::vector<float>& initial, int batch, uint64_t mask_key, bool hard,
+           bool gradient) {
   const ExperimentConfig& cfg = model.config;
-  const int C = cfg.channels, K = cfg.kernels, H = cfg.height, W = cfg.width, S = cfg.perception_outputs();
+  const int C = cfg.channels, K = cfg.kernels, H = cfg.height, W = cfg.width,
+            S = cfg.perception_outputs();
   const int P = int(model.perception_layers.size()), U = int(model.update_layers.size());
   const GateWeights w = gate_weights(logits, hard);
-  const std::vector<uint8_t> masks = cfg.async ? fire_masks(mask_key, cfg.steps, H, W, cfg.fire_rate)
-                                               : std::vector<uint8_t>{};
-  const auto sidx = [&](int b, int c, int y, int x) { return ((size_t(b) * C + c) * H + y) * W + x; };
+  const std::vector<uint8_t> masks =
+      cfg.async ? fire_masks(mask_key, cfg.steps, H, W, cfg.fire_rate) : std::vector<uint8_t>{};
+  const auto sidx = [&](int b, int c, int y, int x) {
+    return ((size_t(b) * C + c) * H + y) * W + x;
+  };
   // State value at (y + dy, x + dx) with wrap or zero padding; returns false if outside.
   const auto neighbour = [&](int y, int x, int p, int& ny, int& nx) {
     ny = y + p / 3 - 1;
@@ -144,7 +197,9 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
     }
     return ny >= 0 && ny < H && nx >= 0 && nx < W;
   };
-  const auto fired = [&](int step, int y, int x) { return !cfg.async || masks[(size_t(step) * H + y) * W + x]; };
+  const auto fired = [&](int step, int y, int x) {
+    return !cfg.async || masks[(size_t(step) * H + y) * W + x];
+  };
 
   std::vector<Vec> states(cfg.steps + 1);
   states[0].assign(initial.begin(), initial.end());
@@ -174,11 +229,12 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
                 const LayerWiring& wire = model.perception_wiring[l];
                 Vec out(wire.size());
                 for (size_t j = 0; j < wire.size(); ++j)
-                  out[j] = gate_forward(w.p[model.perception_layers[l].gate(k, int(j))], layers[l][wire.a[j]],
-                                        layers[l][wire.b[j]]);
+                  out[j] = gate_forward(w.p[model.perception_layers[l].gate(k, int(j))],
+                                        layers[l][wire.a[j]], layers[l][wire.b[j]]);
                 layers.push_back(out);
               }
-              for (int sbit = 0; sbit < S; ++sbit) input[C + c * S * K + sbit * K + k] = layers.back()[sbit];
+              for (int sbit = 0; sbit < S; ++sbit)
+                input[C + c * S * K + sbit * K + k] = layers.back()[sbit];
             }
           }
           rec.update.push_back(input);
@@ -186,8 +242,8 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
             const LayerWiring& wire = model.update_wiring[l];
             Vec out(wire.size());
             for (size_t j = 0; j < wire.size(); ++j)
-              out[j] = gate_forward(w.p[model.update_layers[l].gate(0, int(j))], rec.update[l][wire.a[j]],
-                                    rec.update[l][wire.b[j]]);
+              out[j] = gate_forward(w.p[model.update_layers[l].gate(0, int(j))],
+                                    rec.update[l][wire.a[j]], rec.update[l][wire.b[j]]);
             rec.update.push_back(out);
           }
           if (fired(s, y, x))
@@ -227,8 +283,8 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
             Vec d_in(rec.update[l].size(), 0.0);
             for (size_t j = 0; j < wire.size(); ++j) {
               const int g = model.update_layers[l].gate(0, int(j));
-              const auto [da, db] =
-                  gate_backward(w.p[g], rec.update[l][wire.a[j]], rec.update[l][wire.b[j]], d_out[j], dp[g]);
+              const auto [da, db] = gate_backward(w.p[g], rec.update[l][wire.a[j]],
+                                                  rec.update[l][wire.b[j]], d_out[j], dp[g]);
               d_in[wire.a[j]] += da;
               d_in[wire.b[j]] += db;
             }
@@ -241,14 +297,15 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
             for (int k = 0; k < K; ++k) {
               const auto& layers = rec.perception[size_t(c) * K + k];
               Vec d_layer(layers.back().size(), 0.0);
-              for (int sbit = 0; sbit < S; ++sbit) d_layer[sbit] = d_out[C + c * S * K + sbit * K + k];
+              for (int sbit = 0; sbit < S; ++sbit)
+                d_layer[sbit] = d_out[C + c * S * K + sbit * K + k];
               for (int l = P - 1; l >= 0; --l) {
                 const LayerWiring& wire = model.perception_wiring[l];
                 Vec d_in(layers[l].size(), 0.0);
                 for (size_t j = 0; j < wire.size(); ++j) {
                   const int g = model.perception_layers[l].gate(k, int(j));
-                  const auto [da, db] =
-                      gate_backward(w.p[g], layers[l][wire.a[j]], layers[l][wire.b[j]], d_layer[j], dp[g]);
+                  const auto [da, db] = gate_backward(w.p[g], layers[l][wire.a[j]],
+                                                      layers[l][wire.b[j]], d_layer[j], dp[g]);
                   d_in[wire.a[j]] += da;
                   d_in[wire.b[j]] += db;
                 }

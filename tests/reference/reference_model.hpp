@@ -1,7 +1,7 @@
 // The reference implementation, used only by tests: plain scalar double-precision code written
-// straight from SPEC.md with the literal 16-op formulas, every activation stored, and a hand-written
-// backward pass through time. Small and obviously right; slow. It shares only the model's wiring,
-// the async fire-mask draw and the target with the code under test.
+// straight from SPEC.md with the literal 16-op formulas, every activation stored, and a
+// hand-written backward pass through time. Small and obviously right; slow. It shares only the
+// model's wiring, the async fire-mask draw and the target with the code under test.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +26,7 @@ struct Result {
 // Runs the rollout of model.config with the given logits (double), either soft or hard (one-hot
 // weights at each gate's argmax), from `initial` ([batch][C][H][W]); async masks from mask_key.
 Result run(const Model& model, const std::vector<double>& logits, const Target& target,
-           const std::vector<float>& initial, int batch, uint64_t mask_key, bool hard, bool gradient);
+           const std::vector<float>& initial, int batch, uint64_t mask_key, bool hard,
+           bool gradient);
 
 }  // namespace dlca::reference
