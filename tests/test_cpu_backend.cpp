@@ -20,6 +20,16 @@ struct Case {
   bool binary_init;
 };
 
+// 'random' wiring everywhere but the first perception layer: gates may read one input twice and
+// some outputs may go unused.
+ExperimentConfig random_wiring_config() {
+  ExperimentConfig c = testing::small_config(2, 2, 2, 4, 5, 2, 2, false, false);
+  for (size_t l = 1; l < c.perception_connections.size(); ++l)
+    c.perception_connections[l] = Connection::kRandom;
+  for (auto& kind : c.update_connections) kind = Connection::kRandom;
+  return c;
+}
+
 std::vector<Case> cases() {
   return {
       {"zero boundary, 5x7, 3 steps, batch 2",
@@ -30,6 +40,7 @@ std::vector<Case> cases() {
        true},
       {"async torus 4x9, 3 steps, batch 2", testing::small_config(1, 4, 1, 4, 9, 3, 2, true, true),
        false},
+      {"random wiring (a == b, unused inputs)", random_wiring_config(), false},
   };
 }
 
