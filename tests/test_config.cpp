@@ -63,6 +63,12 @@ TEST_CASE("impossible configurations are rejected by field") {
                     "update_connections"));
   CHECK(starts_with(rejection([](auto& c) { c.perception_layers = {9}; }), "perception_layers"));
   CHECK(starts_with(rejection([](auto& c) { c.update_layers[5] = 0; }), "update_layers[5]"));
+  CHECK(
+      starts_with(rejection([](auto& c) { c.seed = 1ull << 32; }), "seed"));  // JAX keys are 32-bit
+  CHECK(rejection([](auto& c) {
+          c.seed = 1ull << 40;
+          c.random_streams = RandomStreams::kDlca;
+        }) == "");
   CHECK_THROWS_AS(make_model([] {
                     auto c = checkerboard_sync_config();
                     c.update_layers[2] = 1000;
@@ -81,6 +87,9 @@ TEST_CASE("configurations round-trip through JSON; unknown keys and wrong types 
   j = config_to_json(c);
   j["steps"] = "many";
   CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("steps"), ConfigError);
+  j = config_to_json(c);
+  j["random_streams"] = "numpy";
+  CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("random_streams"), ConfigError);
   j = config_to_json(c);
   j["update_connections"][0] = "sideways";
   CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("update_connections"), ConfigError);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "dlca/config.hpp"
+#include "dlca/jax_random.hpp"
 #include "dlca/task.hpp"
 
 namespace dlca {
@@ -22,6 +23,9 @@ class CheckerboardTask : public Task {
   ExperimentConfig config_;
   Target target_;
   uint64_t data_key_;
+  // JAX streams: the data key after `jax_epoch_` splits (the notebook splits once per epoch).
+  mutable jax::Key jax_key_;
+  mutable uint64_t jax_epoch_ = 0;
 };
 
 }  // namespace dlca

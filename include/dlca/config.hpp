@@ -13,6 +13,10 @@ namespace dlca {
 // How a layer's two input wires per gate are chosen (SPEC §2).
 enum class Connection { kUnique, kRandom, kFirstKernel };
 
+// Where wiring permutations and data come from: dlca's own streams (splitmix64), or JAX's
+// threefry streams exactly as the notebook draws them (seed < 2^32).
+enum class RandomStreams { kDlca, kJax };
+
 const char* connection_name(Connection c);
 Connection parse_connection(const std::string& name);  // throws ConfigError
 
@@ -41,6 +45,7 @@ struct ExperimentConfig {
   float fire_rate = 0.6f;
   std::vector<int> loss_channels = {0};
   uint64_t seed = 23;
+  RandomStreams random_streams = RandomStreams::kDlca;
 
   // Bits each perception kernel emits per channel (the last perception layer's width).
   int perception_outputs() const { return perception_layers.back(); }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dlca/config.hpp"
+#include "dlca/jax_random.hpp"
 
 namespace dlca {
 
@@ -26,5 +27,7 @@ LayerWiring random_wiring(int inputs, int gates, uint64_t key);
 LayerWiring first_kernel_wiring(uint64_t key);
 
 LayerWiring make_wiring(Connection kind, int inputs, int gates, uint64_t key);
+// The same with JAX's random streams, as the notebook draws them from the layer key.
+LayerWiring make_wiring(Connection kind, int inputs, int gates, jax::Key key);
 
 }  // namespace dlca

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   dlca::CpuBackendOptions backend_options;
   dlca::TrainingRunOptions run;
   bool keep_activations = false;
+  std::string streams = "jax";
 
   CLI::App app{
       "Train a Differentiable Logic CA to grow a checkerboard (Miotti et al. 2025, synchronous).\n"
@@ -38,6 +39,11 @@ int main(int argc, char** argv) {
   app.add_option("--size", config.height, "grid side (square grid)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  app.add_option("--random-streams", streams,
+                 "jax: the notebook's JAX threefry streams (its exact wiring and data for a "
+                 "seed); dlca: dlca's own streams (any 64-bit seed)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"dlca", "jax"}));
   app.add_option("--log", run.log_path,
                  "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms)");
   app.add_option("--save", run.save_path,
@@ -55,6 +61,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   config.width = config.height;
+  config.random_streams = streams == "jax" ? dlca::RandomStreams::kJax : dlca::RandomStreams::kDlca;
   backend_options.checkpointing = !keep_activations;
   run.epochs = config.epochs;
   try {

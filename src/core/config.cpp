@@ -112,6 +112,8 @@ void validate(const ExperimentConfig& c) {
     validate_layer(fmt::format("update_layers[{}]", l), c.update_connections[l - 1],
                    c.update_layers[l - 1], c.update_layers[l], false);
 
+  if (c.random_streams == RandomStreams::kJax && c.seed > 0xFFFFFFFFull)
+    reject("seed", fmt::format("must be below 2^32 with JAX random streams, got {}", c.seed));
   if (c.loss_channels.empty()) reject("loss_channels", "must name at least one channel");
   std::set<int> seen;
   for (int ch : c.loss_channels) {
@@ -144,6 +146,7 @@ ExperimentConfig checkerboard_sync_config() {
   c.fire_rate = 0.6f;
   c.loss_channels = {0};
   c.seed = 23;
+  c.random_streams = RandomStreams::kJax;  // the notebook's exact wiring and data for a seed
   return c;
 }
 

@@ -61,6 +61,7 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"fire_rate", c.fire_rate},
       {"loss_channels", c.loss_channels},
       {"seed", c.seed},
+      {"random_streams", c.random_streams == RandomStreams::kJax ? "jax" : "dlca"},
   };
 }
 
@@ -83,7 +84,8 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
                                  "async",
                                  "fire_rate",
                                  "loss_channels",
-                                 "seed"};
+                                 "seed",
+                                 "random_streams"};
   for (const auto& [key, value] : json.items()) {
     bool known = false;
     for (const char* k : kKnown) known = known || key == k;
@@ -108,6 +110,12 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read(json, "fire_rate", c.fire_rate);
   read(json, "loss_channels", c.loss_channels);
   read(json, "seed", c.seed);
+  std::string streams = "dlca";
+  read(json, "random_streams", streams);
+  if (streams != "dlca" && streams != "jax")
+    throw ConfigError(
+        fmt::format("random_streams: must be \"dlca\" or \"jax\", got \"{}\"", streams));
+  c.random_streams = streams == "jax" ? RandomStreams::kJax : RandomStreams::kDlca;
   validate(c);
   return c;
 }

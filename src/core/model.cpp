@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dlca/jax_random.hpp"
 #include "dlca/random.hpp"
 
 namespace dlca {
@@ -39,19 +40,38 @@ Model make_model(const ExperimentConfig& config) {
   Model m;
   m.config = config;
   build_layout(m);
-  const SeedKeys keys(config.seed);
-  // As the notebook: the update network's wiring from one key, the perception's from another,
-  // and one sub-key per layer.
-  const uint64_t update_key = derive_key(keys.params, 1);
-  const uint64_t perception_key = derive_key(keys.params, 2);
   const auto& c = config;
-  for (int l = 1; l < int(c.update_layers.size()); ++l)
-    m.update_wiring.push_back(make_wiring(c.update_connections[l - 1], c.update_layers[l - 1],
-                                          c.update_layers[l], derive_key(update_key, l)));
-  for (int l = 1; l < int(c.perception_layers.size()); ++l)
-    m.perception_wiring.push_back(make_wiring(c.perception_connections[l - 1],
-                                              c.perception_layers[l - 1], c.perception_layers[l],
-                                              derive_key(perception_key, l)));
+  if (c.random_streams == RandomStreams::kJax) {
+    // init_state: (key, sub) = split(PRNGKey(seed)); init_diff_logic_ca(sub): the update network
+    // from the first split's sub-key, the perception network from the second's; each layer then
+    // takes (key, sub) = split(key) and draws its wiring from sub (SPEC §2.1, §4.4).
+    const jax::Key params = jax::split(jax::prng_key(uint32_t(c.seed)))[1];
+    const auto first = jax::split(params);
+    const auto second = jax::split(first[0]);
+    const auto wire_network = [&](jax::Key key, const std::vector<int>& widths,
+                                  const std::vector<Connection>& kinds,
+                                  std::vector<LayerWiring>& out) {
+      for (size_t l = 1; l < widths.size(); ++l) {
+        const auto keys = jax::split(key);
+        key = keys[0];
+        out.push_back(make_wiring(kinds[l - 1], widths[l - 1], widths[l], keys[1]));
+      }
+    };
+    wire_network(first[1], c.update_layers, c.update_connections, m.update_wiring);
+    wire_network(second[1], c.perception_layers, c.perception_connections, m.perception_wiring);
+  } else {
+    // The same structure with dlca's streams: one key per network, one sub-key per layer.
+    const SeedKeys keys(c.seed);
+    const uint64_t update_key = derive_key(keys.params, 1);
+    const uint64_t perception_key = derive_key(keys.params, 2);
+    for (int l = 1; l < int(c.update_layers.size()); ++l)
+      m.update_wiring.push_back(make_wiring(c.update_connections[l - 1], c.update_layers[l - 1],
+                                            c.update_layers[l], derive_key(update_key, l)));
+    for (int l = 1; l < int(c.perception_layers.size()); ++l)
+      m.perception_wiring.push_back(make_wiring(c.perception_connections[l - 1],
+                                                c.perception_layers[l - 1], c.perception_layers[l],
+                                                derive_key(perception_key, l)));
+  }
   for (int g = 0; g < m.num_gates(); ++g)
     m.logits[size_t(g) * kNumOps + kOpPassA] = kPassThroughLogit;
   return m;

@@ -11,8 +11,8 @@ namespace dlca {
 namespace {
 
 // Gate g takes the perm[g]-th pair.
-LayerWiring permute_pairs(const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint64_t key) {
-  const auto perm = random_permutation(key, uint32_t(pairs.size()));
+LayerWiring permute_pairs(const std::vector<std::pair<uint32_t, uint32_t>>& pairs,
+                          const std::vector<uint32_t>& perm) {
   LayerWiring w;
   w.a.resize(pairs.size());
   w.b.resize(pairs.size());
@@ -21,6 +21,29 @@ LayerWiring permute_pairs(const std::vector<std::pair<uint32_t, uint32_t>>& pair
     w.b[g] = pairs[perm[g]].second;
   }
   return w;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> first_kernel_pairs() {
+  static constexpr uint32_t kNeighbours[8] = {0, 1, 2, 3, 5, 6, 7, 8};
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  for (uint32_t p : kNeighbours) pairs.emplace_back(p, 4u);
+  return pairs;
+}
+
+// 'random' (SPEC §2.3): slots is a permutation of 2m, relabel one of n.
+LayerWiring random_from_permutations(int n, int m, const std::vector<uint32_t>& slots,
+                                     const std::vector<uint32_t>& relabel) {
+  LayerWiring w;
+  for (int g = 0; g < m; ++g) {
+    w.a.push_back(relabel[slots[g] % n]);
+    w.b.push_back(relabel[slots[m + g] % n]);
+  }
+  return w;
+}
+
+void check_random_sizes(int n, int m) {
+  if (n <= 0 || m <= 0)
+    throw ConfigError(fmt::format("random wiring: sizes must be positive ({} -> {})", n, m));
 }
 
 }  // namespace
@@ -48,27 +71,17 @@ std::vector<std::pair<uint32_t, uint32_t>> unique_pairs(int n, int m) {
 }
 
 LayerWiring unique_wiring(int n, int m, uint64_t key) {
-  return permute_pairs(unique_pairs(n, m), key);
+  return permute_pairs(unique_pairs(n, m), random_permutation(key, uint32_t(m)));
 }
 
 LayerWiring random_wiring(int n, int m, uint64_t key) {
-  if (n <= 0 || m <= 0)
-    throw ConfigError(fmt::format("random wiring: sizes must be positive ({} -> {})", n, m));
-  const auto slots = random_permutation(derive_key(key, 2), uint32_t(2 * m));
-  const auto relabel = random_permutation(derive_key(key, 1), uint32_t(n));
-  LayerWiring w;
-  for (int g = 0; g < m; ++g) {
-    w.a.push_back(relabel[slots[g] % n]);
-    w.b.push_back(relabel[slots[m + g] % n]);
-  }
-  return w;
+  check_random_sizes(n, m);
+  return random_from_permutations(n, m, random_permutation(derive_key(key, 2), uint32_t(2 * m)),
+                                  random_permutation(derive_key(key, 1), uint32_t(n)));
 }
 
 LayerWiring first_kernel_wiring(uint64_t key) {
-  static constexpr uint32_t kNeighbours[8] = {0, 1, 2, 3, 5, 6, 7, 8};
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  for (uint32_t p : kNeighbours) pairs.emplace_back(p, 4u);
-  return permute_pairs(pairs, key);
+  return permute_pairs(first_kernel_pairs(), random_permutation(key, 8));
 }
 
 LayerWiring make_wiring(Connection kind, int n, int m, uint64_t key) {
@@ -79,6 +92,22 @@ LayerWiring make_wiring(Connection kind, int n, int m, uint64_t key) {
       return random_wiring(n, m, key);
     case Connection::kFirstKernel:
       return first_kernel_wiring(key);
+  }
+  throw ConfigError("connection: unknown kind");
+}
+
+LayerWiring make_wiring(Connection kind, int n, int m, jax::Key key) {
+  switch (kind) {
+    case Connection::kUnique:
+      return permute_pairs(unique_pairs(n, m), jax::permutation(key, uint32_t(m)));
+    case Connection::kRandom: {
+      check_random_sizes(n, m);
+      const auto keys = jax::split(key);  // (k1, k2)
+      return random_from_permutations(n, m, jax::permutation(keys[1], uint32_t(2 * m)),
+                                      jax::permutation(keys[0], uint32_t(n)));
+    }
+    case Connection::kFirstKernel:
+      return permute_pairs(first_kernel_pairs(), jax::permutation(key, 8));
   }
   throw ConfigError("connection: unknown kind");
 }

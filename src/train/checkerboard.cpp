@@ -29,12 +29,36 @@ void random_binary_states(uint64_t key, size_t count, std::vector<float>& out) {
 CheckerboardTask::CheckerboardTask(const ExperimentConfig& config)
     : config_(config),
       target_(checkerboard_target(config.channels, config.height, config.width)),
-      data_key_(SeedKeys(config.seed).data) {}
+      data_key_(SeedKeys(config.seed).data),
+      jax_key_(jax::prng_key(uint32_t(config.seed))) {}
 
 void CheckerboardTask::initial_states(uint64_t epoch, std::vector<float>& out) const {
-  random_binary_states(derive_key(data_key_, epoch),
-                       size_t(config_.batch) * config_.channels * config_.height * config_.width,
-                       out);
+  const auto& c = config_;
+  const size_t count = size_t(c.batch) * c.channels * c.height * c.width;
+  if (c.random_streams == RandomStreams::kDlca) {
+    random_binary_states(derive_key(data_key_, epoch), count, out);
+    return;
+  }
+  // The notebook: key = PRNGKey(seed); every epoch (key, sample_key) = split(key), then
+  // randint(sample_key, (B, H, W, C), 0, 2). dlca's states are [B][C][H][W].
+  if (epoch < jax_epoch_) {
+    jax_key_ = jax::prng_key(uint32_t(c.seed));
+    jax_epoch_ = 0;
+  }
+  jax::Key sample{};
+  for (; jax_epoch_ <= epoch; ++jax_epoch_) {
+    const auto keys = jax::split(jax_key_);
+    jax_key_ = keys[0];
+    sample = keys[1];
+  }
+  const auto bits = jax::randint(sample, count, 2);
+  out.resize(count);
+  for (int b = 0; b < c.batch; ++b)
+    for (int y = 0; y < c.height; ++y)
+      for (int x = 0; x < c.width; ++x)
+        for (int ch = 0; ch < c.channels; ++ch)
+          out[((size_t(b) * c.channels + ch) * c.height + y) * c.width + x] =
+              float(bits[((size_t(b) * c.height + y) * c.width + x) * c.channels + ch]);
 }
 
 }  // namespace dlca

@@ -1,0 +1,69 @@
+// JAX's threefry streams against values nobody in this project computed: Threefry-2x32 known
+// answers (Random123, as in JAX's own tests), jax.random.split(PRNGKey(0)) as JAX's documentation
+// prints it, and the wiring of the published Game of Life circuit (SPEC §2.5, PAGES).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "dlca/jax_random.hpp"
+#include "dlca/model.hpp"
+
+using namespace dlca;
+
+TEST_CASE("threefry2x32 known answers") {
+  using W = std::array<uint32_t, 2>;
+  CHECK(jax::threefry2x32({0, 0}, {0, 0}) == W{0x6b200159u, 0x99ba4efeu});
+  CHECK(jax::threefry2x32({~0u, ~0u}, {~0u, ~0u}) == W{0x1cb996fcu, 0xbb002be7u});
+  CHECK(jax::threefry2x32({0x13198a2eu, 0x03707344u}, {0x243f6a88u, 0x85a308d3u}) ==
+        W{0xc4923a9cu, 0x483df7a0u});
+}
+
+TEST_CASE("jax.random.split(PRNGKey(0)) as JAX documents it") {
+  const auto keys = jax::split(jax::prng_key(0));
+  CHECK(keys[0] == jax::Key{4146024105u, 967050713u});
+  CHECK(keys[1] == jax::Key{2718843009u, 1272950319u});
+}
+
+TEST_CASE("permutation and randint are what they claim") {
+  const auto p = jax::permutation(jax::prng_key(5), 300);
+  auto sorted = p;
+  std::sort(sorted.begin(), sorted.end());
+  for (uint32_t i = 0; i < 300; ++i) CHECK(sorted[i] == i);
+  const auto bits = jax::randint(jax::prng_key(1), 10000, 2);
+  const auto ones = std::count(bits.begin(), bits.end(), 1u);
+  CHECK(ones > 4800);
+  CHECK(ones < 5200);
+  for (uint32_t v : jax::randint(jax::prng_key(2), 1000, 512)) CHECK(v < 512);
+}
+
+TEST_CASE("seed 23 with JAX streams gives the published Game of Life circuit's perception wiring") {
+  // The notebook's GoL model (SPEC §7.1). In gol_circuit.json, second-layer gate g of every
+  // kernel combines: g0 NW and SE, g1 S and W, g2 SW and NE, g3 N and E.
+  ExperimentConfig c;
+  c.name = "gol";
+  c.channels = 1;
+  c.kernels = 16;
+  c.perception_layers = {9, 8, 4, 2, 1};
+  c.perception_connections = {Connection::kFirstKernel, Connection::kUnique, Connection::kUnique,
+                              Connection::kUnique};
+  c.update_layers = {17};
+  for (int i = 0; i < 17; ++i) c.update_layers.push_back(128);
+  for (int w : {64, 32, 16, 8, 4, 2, 1}) c.update_layers.push_back(w);
+  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
+  c.periodic = true;
+  c.seed = 23;
+  c.random_streams = RandomStreams::kJax;
+  const Model m = make_model(c);
+  const LayerWiring& first = m.perception_wiring[0];
+  const LayerWiring& second = m.perception_wiring[1];
+  const auto neighbours = [&](int g) {
+    return std::set<uint32_t>{first.a[second.a[g]], first.a[second.b[g]]};
+  };
+  enum { NW = 0, N = 1, NE = 2, W = 3, E = 5, SW = 6, S = 7, SE = 8 };
+  CHECK(neighbours(0) == std::set<uint32_t>{NW, SE});
+  CHECK(neighbours(1) == std::set<uint32_t>{S, W});
+  CHECK(neighbours(2) == std::set<uint32_t>{SW, NE});
+  CHECK(neighbours(3) == std::set<uint32_t>{N, E});
+  for (uint32_t b : first.b) CHECK(b == 4);  // the centre on input B
+}
