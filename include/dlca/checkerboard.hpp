@@ -16,8 +16,12 @@ void random_binary_states(uint64_t key, size_t count, std::vector<float>& out);
 class CheckerboardTask : public Task {
  public:
   explicit CheckerboardTask(const ExperimentConfig& config);
-  const Target& target() const override { return target_; }
-  void initial_states(uint64_t epoch, std::vector<float>& out) const override;
+  const Target& target() const { return target_; }
+  void initial_states(uint64_t epoch, std::vector<float>& out) const;
+  void make_batch(uint64_t epoch, TaskBatch& out) const override {
+    initial_states(epoch, out.initial_states);
+    out.target = target_;
+  }
 
  private:
   ExperimentConfig config_;

@@ -32,11 +32,14 @@ uint64_t epoch_mask_key(uint64_t masks_key, uint64_t epoch);
 std::vector<uint8_t> fire_masks(uint64_t mask_key, int steps, int height, int width,
                                 float fire_rate);
 
-// Loss target: [channel][y][x], the same for every sample; only the loss channels are read.
+// Loss target: [sample][channel][y][x] with `samples` = 1 (the same for every sample of a batch)
+// or one per sample. Only the loss channels are read.
 struct Target {
-  int channels = 0, height = 0, width = 0;
+  int samples = 1, channels = 0, height = 0, width = 0;
   std::vector<float> values;
-  float at(int c, int y, int x) const { return values[(size_t(c) * height + y) * width + x]; }
+  float at(int b, int c, int y, int x) const {
+    return values[((size_t(samples == 1 ? 0 : b) * channels + c) * height + y) * width + x];
+  }
 };
 
 }  // namespace dlca

@@ -10,6 +10,29 @@
 
 namespace dlca {
 
+// Steps a batch of grids with a hard circuit. States are [batch][C][H][W] bytes, 0 or 1.
+class HardSimulator {
+ public:
+  HardSimulator(const CellProgram& program, std::vector<uint8_t> ops, const GridGeometry& geometry);
+  void set_state(const float* state);  // thresholded at 0.5
+  void set_state(const std::vector<uint8_t>& state);
+  // One step; fire_mask ([H*W], 1 = update, shared by the batch) or null for a synchronous step.
+  void step(const uint8_t* fire_mask = nullptr);
+  std::vector<uint8_t> state() const;
+  // Sum over the loss channels of (bit - target)^2: the number of wrong bits for binary targets.
+  double loss(const Target& target, const std::vector<int>& loss_channels) const;
+
+ private:
+  bool bit(int channel, int cell) const {
+    return (state_[channel * words_ + (cell >> 6)] >> (cell & 63)) & 1;
+  }
+  const CellProgram& program_;
+  std::vector<uint8_t> ops_;
+  const GridGeometry& geometry_;
+  size_t words_;
+  std::vector<uint64_t> state_, next_, rows_, fire_;
+};
+
 struct HardRollout {
   std::vector<uint8_t> final_state;  // [batch][C][H][W], 0 or 1
   double loss = 0;                   // wrong bits over the loss channels after the last step

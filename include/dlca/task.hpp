@@ -9,12 +9,17 @@
 
 namespace dlca {
 
+// One epoch's training data.
+struct TaskBatch {
+  std::vector<float> initial_states;  // [batch][C][H][W]
+  Target target;                      // shared by the batch, or one per sample
+};
+
 class Task {
  public:
   virtual ~Task() = default;
-  virtual const Target& target() const = 0;
-  // The initial grids of one epoch, [batch][C][H][W].
-  virtual void initial_states(uint64_t epoch, std::vector<float>& out) const = 0;
+  // Fills the initial grids and the target of one epoch.
+  virtual void make_batch(uint64_t epoch, TaskBatch& out) const = 0;
 };
 
 }  // namespace dlca

@@ -34,7 +34,7 @@ class Trainer {
   AdamW optimizer_;
   uint64_t masks_key_;
   int64_t epoch_ = 0;
-  std::vector<float> initial_;
+  TaskBatch data_;
 };
 
 }  // namespace dlca

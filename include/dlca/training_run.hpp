@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -22,6 +23,9 @@ struct TrainingRunOptions {
   std::string save_path;     // parameter file
   int print_every = 100;     // plain-line period when not on a terminal
   bool quiet = false;        // no progress output at all
+  // Run on the final model before the summary is written; its keys are added to the summary JSON.
+  // They are printed after the summary as "key value".
+  std::function<nlohmann::json(const Model&)> evaluate;
 };
 
 struct TrainingSummary {
@@ -34,6 +38,9 @@ struct TrainingSummary {
   double wall_seconds = 0;
   double median_epoch_ms = 0;
   bool interrupted = false;
+  // Hard circuit's op counts (argmax), perception (per kernel) and update separately.
+  std::vector<int> perception_op_counts, update_op_counts;
+  nlohmann::json extra;  // keys from TrainingRunOptions::evaluate
   nlohmann::json to_json() const;
 };
 

@@ -221,7 +221,8 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
     const int yx = cell % geo.plane();
     for (int c : cfg.loss_channels) {
       const size_t idx = geo.state_base[cell] + size_t(c) * geo.plane();
-      const float diff = final_state[idx] - target.values[size_t(c) * geo.plane() + yx];
+      const float diff =
+          final_state[idx] - target.at(cell / geo.plane(), c, yx / geo.width, yx % geo.width);
       result.soft_loss += double(diff) * diff;
       d_state[idx] = 2.0f * diff;
     }

@@ -1,9 +1,8 @@
-// Bit-sliced hard rollout: states and every gate row hold one bit per cell, 64 cells per word.
+// Bit-sliced hard simulation: states and every gate row hold one bit per cell, 64 cells per word.
 #include "dlca/hard_rollout.hpp"
 
 #include <algorithm>
 #include <array>
-#include <bit>
 
 #include "dlca/ops.hpp"
 
@@ -25,64 +24,94 @@ constexpr std::array<RowOp, sizeof...(Ops)> make_row_ops(std::integer_sequence<i
 
 constexpr auto kRowOps = make_row_ops(std::make_integer_sequence<int, kNumOps>{});
 
-bool get_bit(const uint64_t* bits, size_t i) { return (bits[i >> 6] >> (i & 63)) & 1; }
 void set_bit(uint64_t* bits, size_t i) { bits[i >> 6] |= uint64_t{1} << (i & 63); }
 
 }  // namespace
 
-HardRollout hard_rollout(const CellProgram& prog, const std::vector<uint8_t>& ops,
-                         const GridGeometry& geo, const float* initial_state, int steps,
-                         const std::vector<uint8_t>& masks, const Target& target,
-                         const std::vector<int>& loss_channels) {
-  const int cells = geo.cells(), hw = geo.plane(), C = geo.channels;
-  const size_t words = (size_t(cells) + 63) / 64;
-  std::vector<uint64_t> state(size_t(C) * words, 0), next(size_t(C) * words);
-  for (int cell = 0; cell < cells; ++cell)
-    for (int c = 0; c < C; ++c)
-      if (initial_state[geo.state_base[cell] + size_t(c) * hw] > 0.5f)
-        set_bit(&state[c * words], cell);
+HardSimulator::HardSimulator(const CellProgram& program, std::vector<uint8_t> ops,
+                             const GridGeometry& geometry)
+    : program_(program),
+      ops_(std::move(ops)),
+      geometry_(geometry),
+      words_((size_t(geometry.cells()) + 63) / 64),
+      state_(size_t(geometry.channels) * words_, 0),
+      next_(state_.size()),
+      rows_(size_t(program.num_rows) * words_),
+      fire_(words_) {}
 
-  std::vector<uint64_t> rows(size_t(prog.num_rows) * words);
-  std::vector<uint64_t> fire(words);
-  for (int s = 0; s < steps; ++s) {
-    for (int c = 0; c < C; ++c)
-      for (int p = 0; p < 9; ++p) {
-        uint64_t* row = &rows[CellProgram::patch_row(c, p) * words];
-        std::fill(row, row + words, 0);
-        for (int cell = 0; cell < cells; ++cell) {
-          const int32_t nb = geo.neighbour[size_t(cell) * 9 + p];
-          if (nb >= 0 && get_bit(&state[c * words], nb)) set_bit(row, cell);
-        }
+void HardSimulator::set_state(const float* state) {
+  std::fill(state_.begin(), state_.end(), 0);
+  for (int cell = 0; cell < geometry_.cells(); ++cell)
+    for (int c = 0; c < geometry_.channels; ++c)
+      if (state[geometry_.state_base[cell] + size_t(c) * geometry_.plane()] > 0.5f)
+        set_bit(&state_[c * words_], cell);
+}
+
+void HardSimulator::set_state(const std::vector<uint8_t>& state) {
+  std::fill(state_.begin(), state_.end(), 0);
+  for (int cell = 0; cell < geometry_.cells(); ++cell)
+    for (int c = 0; c < geometry_.channels; ++c)
+      if (state[geometry_.state_base[cell] + size_t(c) * geometry_.plane()])
+        set_bit(&state_[c * words_], cell);
+}
+
+void HardSimulator::step(const uint8_t* fire_mask) {
+  const int cells = geometry_.cells(), hw = geometry_.plane(), C = geometry_.channels;
+  for (int c = 0; c < C; ++c)
+    for (int p = 0; p < 9; ++p) {
+      uint64_t* row = &rows_[CellProgram::patch_row(c, p) * words_];
+      std::fill(row, row + words_, 0);
+      for (int cell = 0; cell < cells; ++cell) {
+        const int32_t nb = geometry_.neighbour[size_t(cell) * 9 + p];
+        if (nb >= 0 && bit(c, nb)) set_bit(row, cell);
       }
-    for (const GateOp& op : prog.ops)
-      kRowOps[ops[op.gate]](&rows[op.a * words], &rows[op.b * words], &rows[op.out * words], words);
-    if (!masks.empty()) {
-      std::fill(fire.begin(), fire.end(), 0);
-      for (int cell = 0; cell < cells; ++cell)
-        if (masks[size_t(s) * hw + cell % hw]) set_bit(fire.data(), cell);
     }
-    for (int c = 0; c < C; ++c) {
-      const uint64_t* out = &rows[prog.output_rows[c] * words];
-      for (size_t w = 0; w < words; ++w)
-        next[c * words + w] =
-            masks.empty() ? out[w] : (state[c * words + w] & ~fire[w]) | (out[w] & fire[w]);
-    }
-    std::swap(state, next);
+  for (const GateOp& op : program_.ops)
+    kRowOps[ops_[op.gate]](&rows_[op.a * words_], &rows_[op.b * words_], &rows_[op.out * words_],
+                           words_);
+  if (fire_mask) {
+    std::fill(fire_.begin(), fire_.end(), 0);
+    for (int cell = 0; cell < cells; ++cell)
+      if (fire_mask[cell % hw]) set_bit(fire_.data(), cell);
   }
+  for (int c = 0; c < C; ++c) {
+    const uint64_t* out = &rows_[program_.output_rows[c] * words_];
+    for (size_t w = 0; w < words_; ++w)
+      next_[c * words_ + w] =
+          fire_mask ? (state_[c * words_ + w] & ~fire_[w]) | (out[w] & fire_[w]) : out[w];
+  }
+  std::swap(state_, next_);
+}
 
-  HardRollout result;
-  result.final_state.assign(geo.state_size(), 0);
-  for (int cell = 0; cell < cells; ++cell)
-    for (int c = 0; c < C; ++c)
-      result.final_state[geo.state_base[cell] + size_t(c) * hw] = get_bit(&state[c * words], cell);
-  for (int cell = 0; cell < cells; ++cell)
+std::vector<uint8_t> HardSimulator::state() const {
+  std::vector<uint8_t> out(geometry_.state_size(), 0);
+  for (int cell = 0; cell < geometry_.cells(); ++cell)
+    for (int c = 0; c < geometry_.channels; ++c)
+      out[geometry_.state_base[cell] + size_t(c) * geometry_.plane()] = bit(c, cell);
+  return out;
+}
+
+double HardSimulator::loss(const Target& target, const std::vector<int>& loss_channels) const {
+  const int hw = geometry_.plane(), w = geometry_.width;
+  double loss = 0;
+  for (int cell = 0; cell < geometry_.cells(); ++cell)
     for (int c : loss_channels) {
       const double diff =
-          double(get_bit(&state[c * words], cell)) - target.values[size_t(c) * hw + cell % hw];
-      result.loss +=
-          diff * diff;  // the soft loss's formula; the number of wrong bits for binary targets
+          double(bit(c, cell)) - target.at(cell / hw, c, (cell % hw) / w, (cell % hw) % w);
+      loss += diff * diff;  // the soft loss's formula; the number of wrong bits for binary targets
     }
-  return result;
+  return loss;
+}
+
+HardRollout hard_rollout(const CellProgram& program, const std::vector<uint8_t>& ops,
+                         const GridGeometry& geometry, const float* initial_state, int steps,
+                         const std::vector<uint8_t>& masks, const Target& target,
+                         const std::vector<int>& loss_channels) {
+  HardSimulator sim(program, ops, geometry);
+  sim.set_state(initial_state);
+  for (int s = 0; s < steps; ++s)
+    sim.step(masks.empty() ? nullptr : &masks[size_t(s) * geometry.plane()]);
+  return {sim.state(), sim.loss(target, loss_channels)};
 }
 
 }  // namespace dlca

@@ -16,10 +16,10 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
 
 EpochStats Trainer::run_epoch() {
   const auto start = std::chrono::steady_clock::now();
-  task_.initial_states(uint64_t(epoch_), initial_);
-  RolloutBatch batch{model_.config.batch, initial_.data(),
+  task_.make_batch(uint64_t(epoch_), data_);
+  RolloutBatch batch{model_.config.batch, data_.initial_states.data(),
                      epoch_mask_key(masks_key_, uint64_t(epoch_))};
-  RolloutResult r = backend_.rollout(model_, task_.target(), batch, RolloutRequest{});
+  RolloutResult r = backend_.rollout(model_, data_.target, batch, RolloutRequest{});
   if (!std::isfinite(r.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
   EpochStats stats;
   stats.epoch = epoch_;

@@ -36,18 +36,38 @@ double median(std::vector<double> v) {
 }  // namespace
 
 nlohmann::json TrainingSummary::to_json() const {
-  return {{"experiment", experiment},
-          {"backend", backend},
-          {"epochs", epochs},
-          {"final_soft_loss", final_soft_loss},
-          {"final_hard_loss", final_hard_loss},
-          {"first_zero_epoch",
-           first_zero_epoch ? nlohmann::json(*first_zero_epoch) : nlohmann::json(nullptr)},
-          {"active_gates", active_gates},
-          {"wall_seconds", wall_seconds},
-          {"median_epoch_ms", median_epoch_ms},
-          {"interrupted", interrupted}};
+  nlohmann::json j = {{"experiment", experiment},
+                      {"backend", backend},
+                      {"epochs", epochs},
+                      {"final_soft_loss", final_soft_loss},
+                      {"final_hard_loss", final_hard_loss},
+                      {"first_zero_epoch", first_zero_epoch ? nlohmann::json(*first_zero_epoch)
+                                                            : nlohmann::json(nullptr)},
+                      {"active_gates", active_gates},
+                      {"wall_seconds", wall_seconds},
+                      {"median_epoch_ms", median_epoch_ms},
+                      {"interrupted", interrupted},
+                      {"perception_op_counts", perception_op_counts},
+                      {"update_op_counts", update_op_counts}};
+  for (const auto& [key, value] : extra.items()) j[key] = value;
+  return j;
 }
+
+namespace {
+
+// "AND 37, OR 23, ..." for the ops with non-zero counts, most frequent first.
+std::string histogram_line(const std::vector<int>& counts) {
+  std::vector<int> order(counts.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return counts[a] > counts[b]; });
+  std::string line;
+  for (int op : order)
+    if (counts[op] > 0 && op != kOpPassA && op != kOpPassB)
+      line += fmt::format("{}{} {}", line.empty() ? "" : ", ", op_name(op), counts[op]);
+  return line.empty() ? "none" : line;
+}
+
+}  // namespace
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out) {
@@ -108,6 +128,14 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
   summary.active_gates = active_gate_count(trainer.model().logits);
   summary.wall_seconds = elapsed();
   summary.median_epoch_ms = median(epoch_ms);
+  const Model& model = trainer.model();
+  const auto ops = hard_ops(model.logits);
+  summary.perception_op_counts.assign(kNumOps, 0);
+  summary.update_op_counts.assign(kNumOps, 0);
+  for (int g = 0; g < model.num_gates(); ++g)
+    ++(g < model.num_perception_gates() ? summary.perception_op_counts
+                                        : summary.update_op_counts)[ops[g]];
+  if (options.evaluate) summary.extra = options.evaluate(model);
 
   if (!options.log_path.empty()) write_file_atomically(options.log_path, csv);
   if (!options.save_path.empty()) save_params(trainer.model(), options.save_path);
@@ -123,6 +151,9 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
               ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
               : std::string("hard loss never reached 0\n"));
   out << fmt::format("active gates {}\n", summary.active_gates);
+  out << fmt::format("  perception: {}\n", histogram_line(summary.perception_op_counts));
+  out << fmt::format("  update:     {}\n", histogram_line(summary.update_op_counts));
+  for (const auto& [key, value] : summary.extra.items()) out << key << " " << value.dump() << "\n";
   return summary;
 }
 

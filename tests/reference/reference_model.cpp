@@ -259,7 +259,7 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
     for (int c : cfg.loss_channels)
       for (int y = 0; y < H; ++y)
         for (int x = 0; x < W; ++x) {
-          const double diff = result.final_state[sidx(b, c, y, x)] - target.at(c, y, x);
+          const double diff = result.final_state[sidx(b, c, y, x)] - target.at(b, c, y, x);
           result.loss += diff * diff;
           d_state[sidx(b, c, y, x)] = 2 * diff;
         }

@@ -1,0 +1,31 @@
+// train_gol: learns Conway's Game of Life (SPEC §7.1): batches of 20 of the 512 boards of the 3x3
+// torus, one step, 3000 epochs. Afterwards the hard circuit is checked on all 512 neighbourhoods
+// and against the exact rule on a random torus.
+#include "dlca/game_of_life.hpp"
+#include "training_cli.hpp"
+
+int main(int argc, char** argv) {
+  dlca::cli::TrainingCli cli(dlca::game_of_life_config());
+  int eval_size = 128, eval_steps = 300;
+  CLI::App app{
+      "Train a Differentiable Logic CA to learn Conway's Game of Life (Miotti et al. 2025).\n"
+      "Defaults reproduce the paper's configuration."};
+  cli.add_to(app);
+  app.add_option("--eval-size", eval_size,
+                 "side of the random torus the final circuit is checked on")
+      ->capture_default_str()
+      ->check(CLI::Range(3, 8192));
+  app.add_option("--eval-steps", eval_steps, "steps of that check")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  CLI11_PARSE(app, argc, argv);
+  cli.run.evaluate = [&](const dlca::Model& model) {
+    return nlohmann::json{
+        {"neighbourhoods_correct", dlca::life_neighbourhoods_correct(model)},
+        {"wrong_cells", dlca::life_wrong_cells(model, eval_size, eval_steps, model.config.seed)},
+        {"wrong_cells_grid", eval_size},
+        {"wrong_cells_steps", eval_steps}};
+  };
+  return cli.train("train_gol",
+                   [](const dlca::ExperimentConfig& c) { return dlca::GameOfLifeTask(c); });
+}
