@@ -55,20 +55,20 @@ void compare_with_reference(const Case& c, const CpuBackendOptions& options) {
   testing::randomize_logits(m, 17);
   const auto init = testing::random_states(c.config, 23, c.binary_init);
   const Target target = checkerboard_target(c.config.channels, c.config.height, c.config.width);
-  const uint64_t mask_key = 555;
+  const auto masks = testing::masks_for(c.config, 555);
   const auto ref = reference::run(m, testing::to_double(m.logits), target, init, c.config.batch,
-                                  mask_key, false, true);
+                                  masks, false, true);
   // The hard circuit sees binary states: the backend thresholds the initial state at 0.5.
   std::vector<float> binary_init = init;
   for (float& v : binary_init) v = v > 0.5f ? 1.0f : 0.0f;
   const auto ref_hard = reference::run(m, testing::to_double(m.logits), target, binary_init,
-                                       c.config.batch, mask_key, true, false);
+                                       c.config.batch, masks, true, false);
 
   CpuBackend backend(options);
   RolloutRequest request;
   request.final_state = true;
-  const RolloutResult got =
-      backend.rollout(m, target, {c.config.batch, init.data(), mask_key}, request);
+  const RolloutResult got = backend.rollout(
+      m, target, {c.config.batch, init.data(), masks.empty() ? nullptr : masks.data()}, request);
 
   CHECK(got.soft_loss == doctest::Approx(ref.loss).epsilon(1e-5));
   CHECK(got.hard_loss == ref_hard.loss);
@@ -124,7 +124,9 @@ TEST_CASE("CPU backend is bit-identical across thread counts and activation poli
   const Target target = checkerboard_target(c.config.channels, c.config.height, c.config.width);
   const auto run = [&](int threads, bool checkpointing) {
     CpuBackend backend({.threads = threads, .checkpointing = checkpointing, .tile_cells = 16});
-    return backend.rollout(m, target, {c.config.batch, init.data(), 9}, {});
+    const auto masks = testing::masks_for(c.config, 9);
+    return backend.rollout(
+        m, target, {c.config.batch, init.data(), masks.empty() ? nullptr : masks.data()}, {});
   };
   const RolloutResult base = run(1, true);
   for (auto [threads, checkpointing] : {std::pair{2, true}, {1, false}, {2, false}}) {

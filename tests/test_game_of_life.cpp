@@ -67,7 +67,7 @@ TEST_CASE("neighbourhood evaluation agrees with the reference's hard circuit") {
     for (int i = 0; i < 9; ++i) boards[n * 9 + i] = life_board(n)[i];
   const Target none{1, 1, 3, 3, std::vector<float>(9, 0.0f)};
   const auto ref =
-      reference::run(m, testing::to_double(m.logits), none, boards, 512, 0, true, false);
+      reference::run(m, testing::to_double(m.logits), none, boards, 512, {}, true, false);
   int expected = 0;
   for (int n = 0; n < 512; ++n)
     expected += ref.final_state[n * 9 + 4] == life_step(life_board(n), 3, 3)[4];

@@ -6,6 +6,7 @@
 
 #include "dlca/checkerboard.hpp"
 #include "dlca/config.hpp"
+#include "dlca/grid.hpp"
 #include "dlca/model.hpp"
 #include "dlca/random.hpp"
 
@@ -53,6 +54,11 @@ inline std::vector<float> random_states(const ExperimentConfig& c, uint64_t key,
   for (size_t i = 0; i < s.size(); ++i)
     s[i] = binary ? float(uniform01(key, i) < 0.5f) : uniform01(key, i);
   return s;
+}
+
+// Async fire masks for the config (empty when synchronous).
+inline std::vector<uint8_t> masks_for(const ExperimentConfig& c, uint64_t key) {
+  return c.async ? fire_masks(key, c.steps, c.height, c.width, c.fire_rate) : std::vector<uint8_t>{};
 }
 
 inline std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }

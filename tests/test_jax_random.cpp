@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "dlca/grid.hpp"
 #include "dlca/jax_random.hpp"
 #include "dlca/model.hpp"
 
@@ -66,4 +67,16 @@ TEST_CASE("seed 23 with JAX streams gives the published Game of Life circuit's p
   CHECK(neighbours(2) == std::set<uint32_t>{SW, NE});
   CHECK(neighbours(3) == std::set<uint32_t>{N, E});
   for (uint32_t b : first.b) CHECK(b == 4);  // the centre on input B
+}
+
+TEST_CASE("jax uniform floats and fire masks") {
+  CHECK(jax::uniform_from_bits(0) == 0.0f);
+  CHECK(jax::uniform_from_bits(0xFFFFFFFFu) == doctest::Approx(1.0f - 1.0f / 8388608.0f));
+  CHECK(jax::uniform_from_bits(0x80000000u) == 0.5f);
+  const auto masks = jax_fire_masks(jax::prng_key(3), 20, 16, 16, 0.6f);
+  REQUIRE(masks.size() == 20u * 256);
+  const auto fired = std::count(masks.begin(), masks.end(), uint8_t{1});
+  CHECK(fired > 0.55 * masks.size());
+  CHECK(fired < 0.65 * masks.size());
+  CHECK(!std::equal(masks.begin(), masks.begin() + 256, masks.begin() + 256));  // fresh every step
 }

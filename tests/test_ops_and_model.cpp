@@ -87,17 +87,14 @@ TEST_CASE(
       testing::randomize_logits(m, 11, 4.0f);
       const auto init = testing::random_states(cfg, 5, true);
       const Target target = checkerboard_target(cfg.channels, cfg.height, cfg.width);
-      const uint64_t mask_key = 99;
+      const auto masks = testing::masks_for(cfg, 99);
       const auto ref = reference::run(m, testing::to_double(m.logits), target, init, cfg.batch,
-                                      mask_key, true, false);
+                                      masks, true, false);
       const GridGeometry geo =
           make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, periodic);
-      const auto masks = async
-                             ? fire_masks(mask_key, cfg.steps, cfg.height, cfg.width, cfg.fire_rate)
-                             : std::vector<uint8_t>{};
       const HardRollout hard =
           hard_rollout(build_cell_program(m), hard_ops(m.logits), geo, init.data(), cfg.steps,
-                       masks, target, cfg.loss_channels);
+                       masks.empty() ? nullptr : masks.data(), target, cfg.loss_channels);
       REQUIRE(hard.final_state.size() == ref.final_state.size());
       int mismatches = 0, ones = 0;
       for (size_t i = 0; i < ref.final_state.size(); ++i) {

@@ -18,8 +18,8 @@ void check_against_finite_differences(const ExperimentConfig& cfg, int samples) 
   const std::vector<double> logits = testing::to_double(m.logits);
   const auto init = testing::random_states(cfg, 3, false);
   const Target target = checkerboard_target(cfg.channels, cfg.height, cfg.width);
-  const uint64_t mask_key = 1234;
-  const auto analytic = reference::run(m, logits, target, init, cfg.batch, mask_key, false, true);
+  const auto masks = testing::masks_for(cfg, 1234);
+  const auto analytic = reference::run(m, logits, target, init, cfg.batch, masks, false, true);
   REQUIRE(analytic.grad.size() == logits.size());
   CHECK(testing::max_abs(analytic.grad) > 1e-3);  // the rollout really depends on the logits
 
@@ -31,9 +31,8 @@ void check_against_finite_differences(const ExperimentConfig& cfg, int samples) 
     auto plus = logits, minus = logits;
     plus[i] += h;
     minus[i] -= h;
-    const double lp = reference::run(m, plus, target, init, cfg.batch, mask_key, false, false).loss;
-    const double lm =
-        reference::run(m, minus, target, init, cfg.batch, mask_key, false, false).loss;
+    const double lp = reference::run(m, plus, target, init, cfg.batch, masks, false, false).loss;
+    const double lm = reference::run(m, minus, target, init, cfg.batch, masks, false, false).loss;
     const double fd = (lp - lm) / (2 * h);
     CAPTURE(i);
     CHECK(analytic.grad[i] == doctest::Approx(fd).epsilon(1e-6).scale(1.0));

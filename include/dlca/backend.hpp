@@ -15,7 +15,7 @@ namespace dlca {
 struct RolloutBatch {
   int batch = 1;
   const float* initial_state = nullptr;  // [batch][C][H][W], values in [0, 1]
-  uint64_t mask_key = 0;                 // async fire masks (unused when the config is synchronous)
+  const uint8_t* fire_masks = nullptr;   // async only: [step][y*W + x], 1 where the cell updates
 };
 
 struct RolloutRequest {

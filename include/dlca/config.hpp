@@ -59,5 +59,7 @@ void validate(const ExperimentConfig& config);
 
 // The paper's synchronous checkerboard (SPEC §7.2).
 ExperimentConfig checkerboard_sync_config();
+// The paper's asynchronously trained checkerboard (SPEC §7.3): 14x14, 50 steps, fire rate 0.6.
+ExperimentConfig checkerboard_async_config();
 
 }  // namespace dlca

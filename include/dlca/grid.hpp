@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "dlca/jax_random.hpp"
+
 namespace dlca {
 
 struct GridGeometry {
@@ -31,6 +33,11 @@ uint64_t epoch_mask_key(uint64_t masks_key, uint64_t epoch);
 // Shared across the batch, as in the notebook.
 std::vector<uint8_t> fire_masks(uint64_t mask_key, int steps, int height, int width,
                                 float fire_rate);
+
+// The notebook's masks for one rollout key (JAX streams): every step (key, sub) = split(key), then
+// uniform(sub, (H, W, 1)) <= fire_rate.
+std::vector<uint8_t> jax_fire_masks(jax::Key rollout_key, int steps, int height, int width,
+                                    float fire_rate);
 
 // Loss target: [sample][channel][y][x] with `samples` = 1 (the same for every sample of a batch)
 // or one per sample. Only the loss channels are read.

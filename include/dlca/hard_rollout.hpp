@@ -38,10 +38,10 @@ struct HardRollout {
   double loss = 0;                   // wrong bits over the loss channels after the last step
 };
 
-// initial_state values are thresholded at 0.5. masks: fire_masks() for async, empty for sync.
+// initial_state values are thresholded at 0.5. masks: [step][H*W] for async, null for sync.
 HardRollout hard_rollout(const CellProgram& program, const std::vector<uint8_t>& ops,
                          const GridGeometry& geometry, const float* initial_state, int steps,
-                         const std::vector<uint8_t>& masks, const Target& target,
+                         const uint8_t* masks, const Target& target,
                          const std::vector<int>& loss_channels);
 
 }  // namespace dlca

@@ -20,6 +20,9 @@ Key prng_key(uint32_t seed);
 std::vector<Key> split(Key key, int num = 2);
 // jax.random.bits / _random_bits(key, 32, (n,)).
 std::vector<uint32_t> random_bits(Key key, size_t n);
+// jax.random.uniform's float in [0, 1) from one random word: the top 23 bits as the mantissa of a
+// float in [1, 2), minus 1.
+float uniform_from_bits(uint32_t bits);
 // jax.random.permutation(key, n).
 std::vector<uint32_t> permutation(Key key, uint32_t n);
 // jax.random.randint(key, (n,), 0, span) for 0 < span <= 2^16.

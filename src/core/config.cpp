@@ -150,4 +150,21 @@ ExperimentConfig checkerboard_sync_config() {
   return c;
 }
 
+ExperimentConfig checkerboard_async_config() {
+  ExperimentConfig c = checkerboard_sync_config();
+  c.name = "checkerboard_async";
+  c.update_layers = {264};
+  for (int i = 0; i < 14; ++i) c.update_layers.push_back(256);
+  for (int w : {128, 64, 32, 16, 8, 8}) c.update_layers.push_back(w);
+  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
+  c.height = 14;
+  c.width = 14;
+  c.steps = 50;
+  c.batch = 1;
+  c.epochs = 800;
+  c.async = true;
+  c.fire_rate = 0.6f;
+  return c;
+}
+
 }  // namespace dlca

@@ -52,4 +52,17 @@ std::vector<uint8_t> fire_masks(uint64_t mask_key, int steps, int height, int wi
   return masks;
 }
 
+std::vector<uint8_t> jax_fire_masks(jax::Key key, int steps, int height, int width,
+                                    float fire_rate) {
+  std::vector<uint8_t> masks(size_t(steps) * height * width);
+  for (int s = 0; s < steps; ++s) {
+    const auto keys = jax::split(key);
+    key = keys[0];
+    const auto bits = jax::random_bits(keys[1], size_t(height) * width);
+    for (size_t i = 0; i < bits.size(); ++i)
+      masks[size_t(s) * height * width + i] = jax::uniform_from_bits(bits[i]) <= fire_rate;
+  }
+  return masks;
+}
+
 }  // namespace dlca

@@ -61,6 +61,10 @@ std::vector<Key> split(Key key, int num) {
 
 std::vector<uint32_t> random_bits(Key key, size_t n) { return threefry_counts(key, iota(n)); }
 
+float uniform_from_bits(uint32_t bits) {
+  return std::bit_cast<float>((bits >> 9) | 0x3F800000u) - 1.0f;
+}
+
 std::vector<uint32_t> permutation(Key key, uint32_t n) {
   std::vector<uint32_t> x = iota(n);
   // _shuffle: ceil(3 ln n / ln(2^32 - 1)) rounds of sorting by fresh random words.

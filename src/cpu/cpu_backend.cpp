@@ -174,15 +174,15 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
       make_grid_geometry(batch.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram prog = build_cell_program(model);
   const std::vector<float> coeffs = soft_coefficients(model.logits);
-  const std::vector<uint8_t> masks =
-      cfg.async ? fire_masks(batch.mask_key, cfg.steps, cfg.height, cfg.width, cfg.fire_rate)
-                : std::vector<uint8_t>{};
+  if (cfg.async && !batch.fire_masks)
+    throw std::invalid_argument("rollout: async config without fire masks");
+  const uint8_t* masks = cfg.async ? batch.fire_masks : nullptr;
 
   RolloutPlan plan;
   plan.program = &prog;
   plan.geometry = &geo;
   plan.coeffs = coeffs.data();
-  plan.masks = masks.empty() ? nullptr : masks.data();
+  plan.masks = masks;
   plan.tile_cells =
       options_.tile_cells > 0 ? options_.tile_cells : default_tile_cells(prog.num_rows);
   plan.num_tiles = (geo.cells() + plan.tile_cells - 1) / plan.tile_cells;

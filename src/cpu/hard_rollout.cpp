@@ -105,12 +105,11 @@ double HardSimulator::loss(const Target& target, const std::vector<int>& loss_ch
 
 HardRollout hard_rollout(const CellProgram& program, const std::vector<uint8_t>& ops,
                          const GridGeometry& geometry, const float* initial_state, int steps,
-                         const std::vector<uint8_t>& masks, const Target& target,
+                         const uint8_t* masks, const Target& target,
                          const std::vector<int>& loss_channels) {
   HardSimulator sim(program, ops, geometry);
   sim.set_state(initial_state);
-  for (int s = 0; s < steps; ++s)
-    sim.step(masks.empty() ? nullptr : &masks[size_t(s) * geometry.plane()]);
+  for (int s = 0; s < steps; ++s) sim.step(masks ? masks + size_t(s) * geometry.plane() : nullptr);
   return {sim.state(), sim.loss(target, loss_channels)};
 }
 

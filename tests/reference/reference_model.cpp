@@ -174,15 +174,15 @@ std::pair<double, double> gate_backward(const Vec& p, double a, double b, double
 }  // namespace
 
 Result run(const Model& model, const std::vector<double>& logits, const Target& target,
-           const std::vector<float>& initial, int batch, uint64_t mask_key, bool hard,
-           bool gradient) {
+           const std::vector<float>& initial, int batch, const std::vector<uint8_t>& masks,
+           bool hard, bool gradient) {
   const ExperimentConfig& cfg = model.config;
   const int C = cfg.channels, K = cfg.kernels, H = cfg.height, W = cfg.width,
             S = cfg.perception_outputs();
   const int P = int(model.perception_layers.size()), U = int(model.update_layers.size());
   const GateWeights w = gate_weights(logits, hard);
-  const std::vector<uint8_t> masks =
-      cfg.async ? fire_masks(mask_key, cfg.steps, H, W, cfg.fire_rate) : std::vector<uint8_t>{};
+  if (cfg.async && masks.size() != size_t(cfg.steps) * H * W)
+    throw std::invalid_argument("reference: async config needs steps x H x W fire masks");
   const auto sidx = [&](int b, int c, int y, int x) {
     return ((size_t(b) * C + c) * H + y) * W + x;
   };

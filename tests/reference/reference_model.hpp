@@ -24,9 +24,10 @@ struct Result {
 };
 
 // Runs the rollout of model.config with the given logits (double), either soft or hard (one-hot
-// weights at each gate's argmax), from `initial` ([batch][C][H][W]); async masks from mask_key.
+// weights at each gate's argmax), from `initial` ([batch][C][H][W]); `masks` are the async fire
+// masks ([step][H*W], empty when synchronous).
 Result run(const Model& model, const std::vector<double>& logits, const Target& target,
-           const std::vector<float>& initial, int batch, uint64_t mask_key, bool hard,
-           bool gradient);
+           const std::vector<float>& initial, int batch, const std::vector<uint8_t>& masks,
+           bool hard, bool gradient);
 
 }  // namespace dlca::reference
