@@ -58,7 +58,8 @@ inline std::vector<float> random_states(const ExperimentConfig& c, uint64_t key,
 
 // Async fire masks for the config (empty when synchronous).
 inline std::vector<uint8_t> masks_for(const ExperimentConfig& c, uint64_t key) {
-  return c.async ? fire_masks(key, c.steps, c.height, c.width, c.fire_rate) : std::vector<uint8_t>{};
+  return c.async ? fire_masks(key, c.steps, c.height, c.width, c.fire_rate)
+                 : std::vector<uint8_t>{};
 }
 
 inline std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }

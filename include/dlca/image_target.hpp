@@ -1,0 +1,41 @@
+// Images as training targets (SPEC §7.4, §7.5): PNG loading (grey, grey+alpha, RGB, RGBA; 8 or 16
+// bits), area-filtered resizing to the grid, alpha premultiplication, and the two binarisations of
+// the paper: one channel (any of R, G, B above a threshold) or three channels (the 8-colour rules).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dlca/grid.hpp"
+
+namespace dlca {
+
+// Premultiplied RGB in [0, 1], row-major: rgb[(y*width + x)*3 + k].
+struct Image {
+  int width = 0, height = 0;
+  std::vector<float> rgb;
+};
+
+inline constexpr int kMaxImageSide = 16384;
+
+// Throws FileError("PATH: reason") for a missing, non-PNG, truncated, empty or absurdly large file.
+Image load_png(const std::string& path);
+// Box-filter (area-averaging) resize.
+Image resize_area(const Image& image, int width, int height);
+
+// One channel: 1 where R, G or B exceeds the threshold (the lizard rule, threshold 0.26).
+std::vector<uint8_t> binarize_mono(const Image& image, float threshold);
+// Three channels, [3][H][W] (the colored-G rules): blue = B > 0.5; yellow = R > 0.3 and G > 0.3;
+// red = R > 0.5 and not yellow; green = G > 0.6 and not yellow; ch0 = red or yellow,
+// ch1 = green or yellow, ch2 = blue.
+std::vector<uint8_t> binarize_8colour(const Image& image);
+
+// The paper's masks as SPEC.md prints them: lizard 20x20 ([H][W]), colored G 16x16 ([3][H][W]).
+std::vector<uint8_t> lizard_mask();
+std::vector<uint8_t> colored_g_masks();
+
+// A target of `channels` channels whose first planes are `planes` ([k][H][W]); the rest are 0.
+Target target_from_planes(const std::vector<uint8_t>& planes, int plane_count, int channels,
+                          int height, int width);
+
+}  // namespace dlca

@@ -1,0 +1,30 @@
+// Growing an image (SPEC §7.4, §7.5): a fixed initial grid (one seed cell set in all channels, or
+// all zeros) and a fixed binary target. Presets for the paper's lizard and colored G.
+#pragma once
+
+#include "dlca/config.hpp"
+#include "dlca/task.hpp"
+
+namespace dlca {
+
+// The paper's configurations (SPEC §7 table).
+ExperimentConfig lizard_config();
+ExperimentConfig colored_g_config();
+
+// Replaces the channel count of an image config, keeping its hidden update layers and narrowing
+// them by halves until they can feed `channels` outputs.
+void set_channels(ExperimentConfig& config, int channels);
+
+class ImageTask : public Task {
+ public:
+  // target: [C][H][W] planes as Target; seed_cell: the centre cell (H/2, W/2) starts at 1 in every
+  // channel (the lizard), otherwise the grid starts empty (the G).
+  ImageTask(const ExperimentConfig& config, Target target, bool seed_cell);
+  void make_batch(uint64_t epoch, TaskBatch& out) const override;
+
+ private:
+  std::vector<float> initial_;
+  Target target_;
+};
+
+}  // namespace dlca

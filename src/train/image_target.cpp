@@ -1,0 +1,129 @@
+// PNG targets: loading with stb_image, area resizing with stb_image_resize, the paper's
+// binarisations and its hard-coded masks.
+#include "dlca/image_target.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STBI_FAILURE_USERMSG
+#include <stb/stb_image.h>
+#define STB_IMAGE_RESIZE_IMPLEMENTATION
+#include <stb/stb_image_resize.h>
+
+#include "dlca/atomic_file.hpp"
+
+namespace dlca {
+
+Image load_png(const std::string& path) {
+  const std::string bytes = read_file(path, size_t(1) << 28);
+  if (bytes.empty()) throw FileError(path + ": empty file");
+  static const unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0)
+    throw FileError(path + ": not a PNG file");
+  // The first chunk of a PNG is IHDR: width and height, big-endian, at bytes 16 and 20.
+  if (bytes.size() < 24 || bytes.compare(12, 4, "IHDR") != 0)
+    throw FileError(path + ": truncated PNG header");
+  const auto be32 = [&](size_t at) {
+    return uint32_t(uint8_t(bytes[at])) << 24 | uint32_t(uint8_t(bytes[at + 1])) << 16 |
+           uint32_t(uint8_t(bytes[at + 2])) << 8 | uint32_t(uint8_t(bytes[at + 3]));
+  };
+  const uint32_t header_w = be32(16), header_h = be32(20);
+  if (header_w == 0 || header_h == 0) throw FileError(path + ": image has no pixels");
+  if (header_w > uint32_t(kMaxImageSide) || header_h > uint32_t(kMaxImageSide))
+    throw FileError(path + ": image too large (" + std::to_string(header_w) + "x" +
+                    std::to_string(header_h) + ", at most " + std::to_string(kMaxImageSide) +
+                    " per side)");
+  const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
+  int w = 0, h = 0, channels = 0;
+  // 16 bits per channel are kept; everything becomes RGBA.
+  std::unique_ptr<stbi_us, void (*)(void*)> pixels(
+      stbi_load_16_from_memory(data, int(bytes.size()), &w, &h, &channels, 4), stbi_image_free);
+  if (!pixels) throw FileError(path + ": corrupt or truncated PNG (" + stbi_failure_reason() + ")");
+  Image image{w, h, std::vector<float>(size_t(w) * h * 3)};
+  for (size_t i = 0; i < size_t(w) * h; ++i) {
+    const float alpha = pixels.get()[i * 4 + 3] / 65535.0f;
+    for (int k = 0; k < 3; ++k) image.rgb[i * 3 + k] = pixels.get()[i * 4 + k] / 65535.0f * alpha;
+  }
+  return image;
+}
+
+Image resize_area(const Image& image, int width, int height) {
+  if (width == image.width && height == image.height) return image;
+  Image out{width, height, std::vector<float>(size_t(width) * height * 3)};
+  stbir_resize_float_generic(image.rgb.data(), image.width, image.height, 0, out.rgb.data(), width,
+                             height, 0, 3, STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP,
+                             STBIR_FILTER_BOX, STBIR_COLORSPACE_LINEAR, nullptr);
+  return out;
+}
+
+std::vector<uint8_t> binarize_mono(const Image& image, float threshold) {
+  std::vector<uint8_t> mask(size_t(image.width) * image.height);
+  for (size_t i = 0; i < mask.size(); ++i)
+    mask[i] = image.rgb[i * 3] > threshold || image.rgb[i * 3 + 1] > threshold ||
+              image.rgb[i * 3 + 2] > threshold;
+  return mask;
+}
+
+std::vector<uint8_t> binarize_8colour(const Image& image) {
+  const size_t n = size_t(image.width) * image.height;
+  std::vector<uint8_t> planes(3 * n);
+  for (size_t i = 0; i < n; ++i) {
+    const float r = image.rgb[i * 3], g = image.rgb[i * 3 + 1], b = image.rgb[i * 3 + 2];
+    const bool blue = b > 0.5f, yellow = r > 0.3f && g > 0.3f;
+    const bool red = r > 0.5f && !yellow, green = g > 0.6f && !yellow;
+    planes[i] = red || yellow;
+    planes[n + i] = green || yellow;
+    planes[2 * n + i] = blue;
+  }
+  return planes;
+}
+
+namespace {
+
+// '#' = 1, row 0 at the top (SPEC §7.4).
+constexpr const char* kLizard[20] = {
+    "....................", "....###.............", "....###.............", "...#####..#.........",
+    "...#####.###........", "...#####.##.........", "....#######....#....", ".....######...###...",
+    "....#.##########....", "...###########......", "...###########......", "........######......",
+    ".........######.....", "........#######.....", ".......####.###.....", "........##..###.....",
+    ".............##.##..", ".............###.#..", "..............####..", "...................."};
+
+// 'R' = ch0 only, 'G' = ch1 only, 'B' = ch2 only, 'Y' = ch0 and ch1, '.' = none (SPEC §7.5).
+constexpr const char* kColoredG[16] = {
+    "................", ".....RRRRRR.....", "...RRRRRRRRRR...", "..RRRRRRRRRR....",
+    "..RRR...........", ".YYR............", ".YYY............", ".YYY....BBBBBBB.",
+    ".YYY....BBBBBBB.", ".YYY.......BBBB.", ".YYG........BBB.", "..GGG......BBB..",
+    "...GGG....GBBB..", "....GGGGGGGG....", "......GGGG......", "................"};
+
+}  // namespace
+
+std::vector<uint8_t> lizard_mask() {
+  std::vector<uint8_t> mask(400);
+  for (int y = 0; y < 20; ++y)
+    for (int x = 0; x < 20; ++x) mask[y * 20 + x] = kLizard[y][x] == '#';
+  return mask;
+}
+
+std::vector<uint8_t> colored_g_masks() {
+  std::vector<uint8_t> planes(3 * 256);
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 16; ++x) {
+      const char c = kColoredG[y][x];
+      planes[y * 16 + x] = c == 'R' || c == 'Y';
+      planes[256 + y * 16 + x] = c == 'G' || c == 'Y';
+      planes[512 + y * 16 + x] = c == 'B';
+    }
+  return planes;
+}
+
+Target target_from_planes(const std::vector<uint8_t>& planes, int plane_count, int channels,
+                          int height, int width) {
+  Target t{1, channels, height, width, std::vector<float>(size_t(channels) * height * width, 0.0f)};
+  for (size_t i = 0; i < size_t(plane_count) * height * width; ++i) t.values[i] = planes[i];
+  return t;
+}
+
+}  // namespace dlca
