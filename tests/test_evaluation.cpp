@@ -1,0 +1,47 @@
+// Evaluation protocols: damage geometry (SPEC §7.2's 20x20 block is rows and columns 22..41 on
+// 64x64; random squares clip at the edge) and known answers from a circuit with constant outputs.
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+#include "dlca/evaluation.hpp"
+#include "test_helpers.hpp"
+
+using namespace dlca;
+
+TEST_CASE("the centre block and clipped squares") {
+  std::vector<uint8_t> state(2 * 64 * 64, 1);
+  zero_centre_block(state, 2, 64, 20);
+  for (int c = 0; c < 2; ++c)
+    for (int y = 0; y < 64; ++y)
+      for (int x = 0; x < 64; ++x)
+        CHECK(state[(c * 64 + y) * 64 + x] == !(y >= 22 && y <= 41 && x >= 22 && x <= 41));
+  std::vector<uint8_t> corner(64 * 64, 1);
+  zero_square(corner, 1, 64, 60, 58, 10);
+  CHECK(std::accumulate(corner.begin(), corner.end(), 0) == 64 * 64 - 4 * 6);
+}
+
+TEST_CASE("a constant-FALSE circuit's error is the target's count of ones, damage or not") {
+  ExperimentConfig c = testing::small_config(2, 2, 2, 8, 8, 3, 1, false, false);
+  c.name = "checkerboard_small";
+  Model m = make_model(c);
+  const GateLayer& last = m.update_layers.back();
+  for (int j = 0; j < last.width; ++j) {
+    float* z = &m.logits[size_t(last.gate(0, j)) * kNumOps];
+    z[0] = 20.0f;  // FALSE beats the pass-through logit of 10
+  }
+  EvaluationSettings s;
+  s.size = 12;
+  s.steps = 5;
+  for (int variant = 0; variant < 3; ++variant) {
+    s.async = variant == 1;
+    s.fire_rate = 1.0f;  // every cell fires: an exact answer through the async path
+    s.block = variant == 2 ? 4 : 0;
+    s.random_square = variant == 2 ? 3 : 0;
+    const auto errors = evaluate(m, s);
+    REQUIRE(errors.size() == 5u);
+    for (int64_t e : errors) CHECK(e == 12 * 12 / 2);
+  }
+  m.config.name = "lizard";
+  CHECK_THROWS_AS(evaluate(m, s), std::invalid_argument);
+}
