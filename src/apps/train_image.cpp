@@ -1,26 +1,10 @@
 // train_image: grows a binarised PNG (SPEC §7.4, §7.5). Presets: the paper's lizard (one channel
 // of a 128-channel CA, periodic, grown from a seed cell) and colored G (three channels of 64, zero
 // boundary, grown from an empty grid). --target trains on any PNG with the preset's architecture.
-#include <filesystem>
-
 #include "dlca/atomic_file.hpp"
 #include "dlca/image_target.hpp"
 #include "dlca/image_task.hpp"
 #include "training_cli.hpp"
-
-namespace {
-
-std::string default_target(const std::string& preset, const char* argv0) {
-  // targets/ beside the source tree, found from the build directory or the repository root.
-  for (const auto& base : {std::filesystem::path("targets"),
-                           std::filesystem::path(argv0).parent_path() / ".." / "targets"}) {
-    const auto file = base / (preset + ".png");
-    if (std::filesystem::exists(file)) return file.string();
-  }
-  return "";
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::string preset = "lizard";
@@ -44,7 +28,8 @@ int main(int argc, char** argv) {
   app.add_option("--preset", preset, "lizard or colored_g: architecture, grid and defaults")
       ->capture_default_str();
   cli.add_to(app);
-  app.add_option("--target", target_path, "PNG to grow (default: the preset's image in targets/)");
+  app.add_option("--target", target_path,
+                 "PNG to grow (default: the preset's image in " DLCA_TARGETS_DIR ")");
   app.add_option("--colours", colours,
                  "mono: one channel, any of R,G,B above --threshold; 8colour: three "
                  "channels by the colored-G rules")
@@ -78,7 +63,7 @@ int main(int argc, char** argv) {
   if (channels != cli.config.channels) dlca::set_channels(cli.config, channels);
   if (app.count("--loss-channels") == 0)
     cli.config.loss_channels = planes == 1 ? std::vector<int>{0} : std::vector<int>{0, 1, 2};
-  if (target_path.empty()) target_path = default_target(preset, argv[0]);
+  if (target_path.empty()) target_path = std::string(DLCA_TARGETS_DIR) + "/" + preset + ".png";
   try {
     std::vector<uint8_t> masks;
     if (target_path.empty()) {

@@ -65,9 +65,14 @@ struct TrainingCli {
     run.epochs = config.epochs;
     try {
       Model model = make_model(config);
-      const auto task = make_task(config);
+      const auto task = make_task(config);  // a Task, or a pointer to one
+      const Task* task_ptr;
+      if constexpr (requires { *task; })
+        task_ptr = &*task;
+      else
+        task_ptr = &task;
       CpuBackend cpu(backend);
-      Trainer trainer(std::move(model), task, cpu);
+      Trainer trainer(std::move(model), *task_ptr, cpu);
       const auto summary = run_training(trainer, cpu.name(), run, std::cout);
       return summary.interrupted ? 130 : 0;
     } catch (const ConfigError& e) {

@@ -1,0 +1,37 @@
+// Experiment files: a configuration plus what the task is, as readable JSON, selectable by name
+// (targets/NAME.json) or by path:
+//   {"config": {...ExperimentConfig keys...},
+//    "task": {"kind": "checkerboard"} | {"kind": "game_of_life"} |
+//            {"kind": "image", "image": "lizard.png", "colours": "mono" | "8colour",
+//             "threshold": 0.26, "seed_cell": "center" | "none"}}
+// An image path is relative to the experiment file.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "dlca/config.hpp"
+#include "dlca/task.hpp"
+
+namespace dlca {
+
+struct TaskSpec {
+  std::string kind = "checkerboard";  // checkerboard, game_of_life, image
+  std::string image;                  // image: PNG path (resolved)
+  std::string colours = "mono";       // image: mono or 8colour
+  float threshold = 0.26f;            // image: mono threshold
+  bool seed_cell = true;              // image: centre cell set in all channels
+};
+
+struct ExperimentFile {
+  ExperimentConfig config;
+  TaskSpec task;
+};
+
+// NAME (a file targets/NAME.json under `targets_dir`) or a path to a .json file. Throws FileError
+// naming the file, or ConfigError naming the field.
+ExperimentFile load_experiment(const std::string& name_or_path, const std::string& targets_dir);
+// The task the spec describes, for the (possibly adjusted) config.
+std::unique_ptr<Task> make_task(const TaskSpec& spec, const ExperimentConfig& config);
+
+}  // namespace dlca

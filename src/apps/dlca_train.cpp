@@ -1,0 +1,44 @@
+// dlca_train: trains any experiment file: a name from targets/ (checkerboard_sync,
+// checkerboard_async, game_of_life, lizard, colored_g) or the path of a user's JSON file in the
+// same format (see include/dlca/experiment_file.hpp). Common options override the file's values.
+#include <string_view>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/experiment_file.hpp"
+#include "dlca/game_of_life.hpp"
+#include "training_cli.hpp"
+
+int main(int argc, char** argv) {
+  std::string experiment = "checkerboard_sync";
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string_view(argv[i]) == "--config") experiment = argv[i + 1];
+  dlca::ExperimentFile file;
+  try {
+    file = dlca::load_experiment(experiment, DLCA_TARGETS_DIR);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dlca_train: %s\n", e.what());
+    return 2;
+  }
+  dlca::cli::TrainingCli cli(file.config);
+  CLI::App app{
+      "Train a Differentiable Logic CA from an experiment file (Miotti et al. 2025).\n"
+      "Names: checkerboard_sync, checkerboard_async, game_of_life, lizard, colored_g "
+      "(in " DLCA_TARGETS_DIR "), or a path to a .json file of the same form."};
+  app.add_option("--config", experiment, "experiment name or JSON file")->capture_default_str();
+  cli.add_to(app);
+  CLI11_PARSE(app, argc, argv);
+  if (file.task.kind == "game_of_life")
+    cli.run.evaluate = [](const dlca::Model& model) {
+      return nlohmann::json{
+          {"neighbourhoods_correct", dlca::life_neighbourhoods_correct(model)},
+          {"wrong_cells", dlca::life_wrong_cells(model, 128, 300, model.config.seed)}};
+    };
+  try {
+    return cli.train("dlca_train", [&](const dlca::ExperimentConfig& c) {
+      return dlca::make_task(file.task, c);
+    });
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dlca_train: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,93 @@
+// Loading experiment files and building their tasks (see experiment_file.hpp).
+#include "dlca/experiment_file.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/checkerboard.hpp"
+#include "dlca/config_json.hpp"
+#include "dlca/game_of_life.hpp"
+#include "dlca/image_target.hpp"
+#include "dlca/image_task.hpp"
+
+namespace dlca {
+
+namespace {
+
+TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& dir) {
+  if (!j.is_object()) throw ConfigError("task: must be a JSON object");
+  TaskSpec t;
+  for (const auto& [key, value] : j.items())
+    if (key != "kind" && key != "image" && key != "colours" && key != "threshold" &&
+        key != "seed_cell")
+      throw ConfigError(fmt::format("task.{}: unknown key", key));
+  try {
+    t.kind = j.value("kind", t.kind);
+    if (t.kind != "checkerboard" && t.kind != "game_of_life" && t.kind != "image")
+      throw ConfigError(
+          fmt::format("task.kind: must be checkerboard, game_of_life or image, got '{}'", t.kind));
+    if (t.kind == "image") {
+      if (!j.contains("image")) throw ConfigError("task.image: an image task needs a PNG file");
+      t.image = (dir / j.at("image").get<std::string>()).string();
+      t.colours = j.value("colours", t.colours);
+      if (t.colours != "mono" && t.colours != "8colour")
+        throw ConfigError(
+            fmt::format("task.colours: must be mono or 8colour, got '{}'", t.colours));
+      t.threshold = j.value("threshold", t.threshold);
+      const std::string seed = j.value("seed_cell", std::string("center"));
+      if (seed != "center" && seed != "none")
+        throw ConfigError(fmt::format("task.seed_cell: must be center or none, got '{}'", seed));
+      t.seed_cell = seed == "center";
+    }
+  } catch (const nlohmann::json::exception&) {
+    throw ConfigError("task: a value has the wrong type");
+  }
+  return t;
+}
+
+}  // namespace
+
+ExperimentFile load_experiment(const std::string& name_or_path, const std::string& targets_dir) {
+  std::filesystem::path path = name_or_path;
+  if (path.extension() != ".json")
+    path = std::filesystem::path(targets_dir) / (name_or_path + ".json");
+  const std::string text = read_file(path.string(), size_t(1) << 24);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw FileError(path.string() + ": malformed JSON (" + e.what() + ")");
+  }
+  try {
+    if (!j.is_object() || !j.contains("config")) throw ConfigError("config: missing");
+    for (const auto& [key, value] : j.items())
+      if (key != "config" && key != "task") throw ConfigError(fmt::format("{}: unknown key", key));
+    ExperimentFile file;
+    file.config = config_from_json(j.at("config"));
+    file.task = task_from_json(j.value("task", nlohmann::json::object()), path.parent_path());
+    return file;
+  } catch (const ConfigError& e) {
+    throw ConfigError(path.string() + ": " + e.what());
+  }
+}
+
+std::unique_ptr<Task> make_task(const TaskSpec& spec, const ExperimentConfig& c) {
+  if (spec.kind == "checkerboard") return std::make_unique<CheckerboardTask>(c);
+  if (spec.kind == "game_of_life") {
+    if (c.channels != 1 || c.height != 3 || c.width != 3)
+      throw ConfigError("task.kind: game_of_life needs 1 channel on a 3x3 grid");
+    return std::make_unique<GameOfLifeTask>(c);
+  }
+  const Image image = resize_area(load_png(spec.image), c.width, c.height);
+  const int planes = spec.colours == "mono" ? 1 : 3;
+  if (c.channels < planes)
+    throw ConfigError(fmt::format("channels: 8colour targets need at least 3 channels"));
+  const auto masks = planes == 1 ? binarize_mono(image, spec.threshold) : binarize_8colour(image);
+  return std::make_unique<ImageTask>(
+      c, target_from_planes(masks, planes, c.channels, c.height, c.width), spec.seed_cell);
+}
+
+}  // namespace dlca
