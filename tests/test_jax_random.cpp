@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "dlca/game_of_life.hpp"
 #include "dlca/grid.hpp"
 #include "dlca/jax_random.hpp"
 #include "dlca/model.hpp"
@@ -41,20 +42,7 @@ TEST_CASE("permutation and randint are what they claim") {
 TEST_CASE("seed 23 with JAX streams gives the published Game of Life circuit's perception wiring") {
   // The notebook's GoL model (SPEC §7.1). In gol_circuit.json, second-layer gate g of every
   // kernel combines: g0 NW and SE, g1 S and W, g2 SW and NE, g3 N and E.
-  ExperimentConfig c;
-  c.name = "gol";
-  c.channels = 1;
-  c.kernels = 16;
-  c.perception_layers = {9, 8, 4, 2, 1};
-  c.perception_connections = {Connection::kFirstKernel, Connection::kUnique, Connection::kUnique,
-                              Connection::kUnique};
-  c.update_layers = {17};
-  for (int i = 0; i < 17; ++i) c.update_layers.push_back(128);
-  for (int w : {64, 32, 16, 8, 4, 2, 1}) c.update_layers.push_back(w);
-  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
-  c.periodic = true;
-  c.seed = 23;
-  c.random_streams = RandomStreams::kJax;
+  const ExperimentConfig c = game_of_life_config();  // seed 23, JAX streams
   const Model m = make_model(c);
   const LayerWiring& first = m.perception_wiring[0];
   const LayerWiring& second = m.perception_wiring[1];

@@ -57,6 +57,16 @@ struct ExperimentConfig {
 // Throws ConfigError("field: reason") for the first problem found.
 void validate(const ExperimentConfig& config);
 
+// A configuration in the paper's style: perception wiring first_kernel then unique, every update
+// layer unique, `size` x `size` grid, fire rate 0.6, seed 23, the notebook's random streams.
+ExperimentConfig paper_config(std::string name, int channels, int kernels,
+                              std::vector<int> perception_layers, std::vector<int> update_layers,
+                              int size, int steps, int batch, int epochs, float learning_rate,
+                              bool periodic, std::vector<int> loss_channels = {0});
+// n copies of width w, then the tail: the paper's way of writing layer lists ([264] + 10*[256] +
+// ...).
+std::vector<int> layers(int first, int copies, int width, std::vector<int> tail);
+
 // The paper's synchronous checkerboard (SPEC §7.2).
 ExperimentConfig checkerboard_sync_config();
 // The paper's asynchronously trained checkerboard (SPEC §7.3): 14x14, 50 steps, fire rate 0.6.

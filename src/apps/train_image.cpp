@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
   if (channels != cli.config.channels) dlca::set_channels(cli.config, channels);
   if (app.count("--loss-channels") == 0)
     cli.config.loss_channels = planes == 1 ? std::vector<int>{0} : std::vector<int>{0, 1, 2};
-  if (target_path.empty()) target_path = std::string(DLCA_TARGETS_DIR) + "/" + preset + ".png";
+  if (target_path.empty())
+    target_path = std::string(DLCA_TARGETS_DIR) + "/" + preset + ".png";
   else
     cli.config.name = "image:" + target_path.substr(target_path.find_last_of('/') + 1);
   try {

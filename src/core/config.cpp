@@ -124,46 +124,50 @@ void validate(const ExperimentConfig& c) {
   }
 }
 
-ExperimentConfig checkerboard_sync_config() {
+ExperimentConfig paper_config(std::string name, int channels, int kernels,
+                              std::vector<int> perception_layers, std::vector<int> update_layers,
+                              int size, int steps, int batch, int epochs, float learning_rate,
+                              bool periodic, std::vector<int> loss_channels) {
   ExperimentConfig c;
-  c.name = "checkerboard_sync";
-  c.channels = 8;
-  c.kernels = 16;
-  c.perception_layers = {9, 8, 4, 2};
-  c.perception_connections = {Connection::kFirstKernel, Connection::kUnique, Connection::kUnique};
-  c.update_layers = {264};
-  for (int i = 0; i < 10; ++i) c.update_layers.push_back(256);
-  for (int w : {128, 64, 32, 16, 8, 8}) c.update_layers.push_back(w);
+  c.name = std::move(name);
+  c.channels = channels;
+  c.kernels = kernels;
+  c.perception_layers = std::move(perception_layers);
+  c.perception_connections.assign(c.perception_layers.size() - 1, Connection::kUnique);
+  c.perception_connections[0] = Connection::kFirstKernel;
+  c.update_layers = std::move(update_layers);
   c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
-  c.height = 16;
-  c.width = 16;
-  c.steps = 20;
-  c.batch = 2;
-  c.epochs = 500;
-  c.learning_rate = 0.05f;
-  c.periodic = false;
+  c.height = c.width = size;
+  c.steps = steps;
+  c.batch = batch;
+  c.epochs = epochs;
+  c.learning_rate = learning_rate;
+  c.periodic = periodic;
   c.async = false;
   c.fire_rate = 0.6f;
-  c.loss_channels = {0};
+  c.loss_channels = std::move(loss_channels);
   c.seed = 23;
   c.random_streams = RandomStreams::kJax;  // the notebook's exact wiring and data for a seed
   return c;
 }
 
+std::vector<int> layers(int first, int copies, int width, std::vector<int> tail) {
+  std::vector<int> out = {first};
+  out.insert(out.end(), size_t(copies), width);
+  out.insert(out.end(), tail.begin(), tail.end());
+  return out;
+}
+
+ExperimentConfig checkerboard_sync_config() {
+  return paper_config("checkerboard_sync", 8, 16, {9, 8, 4, 2},
+                      layers(264, 10, 256, {128, 64, 32, 16, 8, 8}), 16, 20, 2, 500, 0.05f, false);
+}
+
 ExperimentConfig checkerboard_async_config() {
-  ExperimentConfig c = checkerboard_sync_config();
-  c.name = "checkerboard_async";
-  c.update_layers = {264};
-  for (int i = 0; i < 14; ++i) c.update_layers.push_back(256);
-  for (int w : {128, 64, 32, 16, 8, 8}) c.update_layers.push_back(w);
-  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
-  c.height = 14;
-  c.width = 14;
-  c.steps = 50;
-  c.batch = 1;
-  c.epochs = 800;
+  ExperimentConfig c =
+      paper_config("checkerboard_async", 8, 16, {9, 8, 4, 2},
+                   layers(264, 14, 256, {128, 64, 32, 16, 8, 8}), 14, 50, 1, 800, 0.05f, false);
   c.async = true;
-  c.fire_rate = 0.6f;
   return c;
 }
 

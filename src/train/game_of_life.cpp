@@ -8,28 +8,8 @@
 namespace dlca {
 
 ExperimentConfig game_of_life_config() {
-  ExperimentConfig c;
-  c.name = "game_of_life";
-  c.channels = 1;
-  c.kernels = 16;
-  c.perception_layers = {9, 8, 4, 2, 1};
-  c.perception_connections = {Connection::kFirstKernel, Connection::kUnique, Connection::kUnique,
-                              Connection::kUnique};
-  c.update_layers = {17};
-  for (int i = 0; i < 17; ++i) c.update_layers.push_back(128);
-  for (int w : {64, 32, 16, 8, 4, 2, 1}) c.update_layers.push_back(w);
-  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
-  c.height = 3;
-  c.width = 3;
-  c.steps = 1;
-  c.batch = 20;
-  c.epochs = 3000;
-  c.learning_rate = 0.05f;
-  c.periodic = true;
-  c.loss_channels = {0};
-  c.seed = 23;
-  c.random_streams = RandomStreams::kJax;
-  return c;
+  return paper_config("game_of_life", 1, 16, {9, 8, 4, 2, 1},
+                      layers(17, 17, 128, {64, 32, 16, 8, 4, 2, 1}), 3, 1, 20, 3000, 0.05f, true);
 }
 
 std::vector<uint8_t> life_step(const std::vector<uint8_t>& grid, int h, int w) {

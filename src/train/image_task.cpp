@@ -6,50 +6,13 @@
 namespace dlca {
 
 ExperimentConfig lizard_config() {
-  ExperimentConfig c;
-  c.name = "lizard";
-  c.channels = 128;
-  c.kernels = 4;
-  c.perception_layers = {9, 8, 4, 2, 1};
-  c.perception_connections = {Connection::kFirstKernel, Connection::kUnique, Connection::kUnique,
-                              Connection::kUnique};
-  c.update_layers = {640};
-  for (int i = 0; i < 8; ++i) c.update_layers.push_back(512);
-  for (int w : {256, 128}) c.update_layers.push_back(w);
-  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
-  c.height = c.width = 20;
-  c.steps = 12;
-  c.batch = 1;
-  c.epochs = 3500;
-  c.learning_rate = 0.06f;
-  c.periodic = true;
-  c.loss_channels = {0};
-  c.seed = 23;
-  c.random_streams = RandomStreams::kJax;
-  return c;
+  return paper_config("lizard", 128, 4, {9, 8, 4, 2, 1}, layers(640, 8, 512, {256, 128}), 20, 12, 1,
+                      3500, 0.06f, true);
 }
 
 ExperimentConfig colored_g_config() {
-  ExperimentConfig c;
-  c.name = "colored_g";
-  c.channels = 64;
-  c.kernels = 4;
-  c.perception_layers = {9, 8, 4, 2};
-  c.perception_connections = {Connection::kFirstKernel, Connection::kUnique, Connection::kUnique};
-  c.update_layers = {576};
-  for (int i = 0; i < 8; ++i) c.update_layers.push_back(512);
-  for (int w : {256, 128, 64}) c.update_layers.push_back(w);
-  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
-  c.height = c.width = 16;
-  c.steps = 15;
-  c.batch = 1;
-  c.epochs = 3000;
-  c.learning_rate = 0.06f;
-  c.periodic = false;
-  c.loss_channels = {0, 1, 2};
-  c.seed = 23;
-  c.random_streams = RandomStreams::kJax;
-  return c;
+  return paper_config("colored_g", 64, 4, {9, 8, 4, 2}, layers(576, 8, 512, {256, 128, 64}), 16, 15,
+                      1, 3000, 0.06f, false, {0, 1, 2});
 }
 
 void set_channels(ExperimentConfig& c, int channels) {
