@@ -27,9 +27,7 @@ class CheckerboardTask : public Task {
   ExperimentConfig config_;
   Target target_;
   uint64_t data_key_;
-  // JAX streams: the data key after `jax_epoch_` splits (the notebook splits once per epoch).
-  mutable jax::Key jax_key_;
-  mutable uint64_t jax_epoch_ = 0;
+  mutable jax::EpochKeys jax_keys_;  // JAX streams: the notebook's per-epoch data keys
 };
 
 }  // namespace dlca

@@ -31,8 +31,7 @@ class GameOfLifeTask : public Task {
  private:
   ExperimentConfig config_;
   uint64_t data_key_;
-  mutable jax::Key jax_key_;  // the notebook's data key after jax_epoch_ per-epoch splits
-  mutable uint64_t jax_epoch_ = 0;
+  mutable jax::EpochKeys jax_keys_;  // JAX streams: the notebook's per-epoch data keys
 };
 
 // How many of the 512 neighbourhoods the hard circuit maps to Conway's next centre state.

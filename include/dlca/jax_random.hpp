@@ -28,4 +28,17 @@ std::vector<uint32_t> permutation(Key key, uint32_t n);
 // jax.random.randint(key, (n,), 0, span) for 0 < span <= 2^16.
 std::vector<uint32_t> randint(Key key, size_t n, uint32_t span);
 
+// The notebook's per-epoch keys: starting from `start`, every epoch does (key, sub) = split(key)
+// and uses sub. sub(e) is epoch e's key; asking for epochs in order costs one split each.
+class EpochKeys {
+ public:
+  explicit EpochKeys(Key start) : start_(start), key_(start) {}
+  Key sub(uint64_t epoch);
+
+ private:
+  Key start_, key_;
+  uint64_t next_epoch_ = 0;
+  Key last_{};
+};
+
 }  // namespace dlca::jax

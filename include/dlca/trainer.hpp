@@ -35,8 +35,8 @@ class Trainer {
   uint64_t masks_key_;
   int64_t epoch_ = 0;
   TaskBatch data_;
-  jax::Key jax_train_key_;      // init_state's train key after `epoch_` per-epoch splits
-  std::vector<uint8_t> masks_;  // this epoch's async fire masks
+  jax::EpochKeys jax_rollout_keys_;  // init_state's train key after `epoch_` per-epoch splits
+  std::vector<uint8_t> masks_;       // this epoch's async fire masks
 };
 
 }  // namespace dlca

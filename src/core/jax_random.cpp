@@ -95,4 +95,18 @@ std::vector<uint32_t> randint(Key key, size_t n, uint32_t span) {
   return out;
 }
 
+Key EpochKeys::sub(uint64_t epoch) {
+  if (epoch + 1 == next_epoch_) return last_;
+  if (epoch < next_epoch_) {
+    key_ = start_;
+    next_epoch_ = 0;
+  }
+  for (; next_epoch_ <= epoch; ++next_epoch_) {
+    const auto keys = split(key_);
+    key_ = keys[0];
+    last_ = keys[1];
+  }
+  return last_;
+}
+
 }  // namespace dlca::jax

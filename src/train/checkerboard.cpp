@@ -30,7 +30,7 @@ CheckerboardTask::CheckerboardTask(const ExperimentConfig& config)
     : config_(config),
       target_(checkerboard_target(config.channels, config.height, config.width)),
       data_key_(SeedKeys(config.seed).data),
-      jax_key_(jax::prng_key(uint32_t(config.seed))) {}
+      jax_keys_(jax::prng_key(uint32_t(config.seed))) {}
 
 void CheckerboardTask::initial_states(uint64_t epoch, std::vector<float>& out) const {
   const auto& c = config_;
@@ -41,16 +41,7 @@ void CheckerboardTask::initial_states(uint64_t epoch, std::vector<float>& out) c
   }
   // The notebook: key = PRNGKey(seed); every epoch (key, sample_key) = split(key), then
   // randint(sample_key, (B, H, W, C), 0, 2). dlca's states are [B][C][H][W].
-  if (epoch < jax_epoch_) {
-    jax_key_ = jax::prng_key(uint32_t(c.seed));
-    jax_epoch_ = 0;
-  }
-  jax::Key sample{};
-  for (; jax_epoch_ <= epoch; ++jax_epoch_) {
-    const auto keys = jax::split(jax_key_);
-    jax_key_ = keys[0];
-    sample = keys[1];
-  }
+  const jax::Key sample = jax_keys_.sub(epoch);
   const auto bits = jax::randint(sample, count, 2);
   out.resize(count);
   for (int b = 0; b < c.batch; ++b)

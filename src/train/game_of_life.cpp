@@ -33,9 +33,10 @@ std::vector<uint8_t> life_board(int n) {
 }
 
 GameOfLifeTask::GameOfLifeTask(const ExperimentConfig& config)
-    : config_(config), data_key_(SeedKeys(config.seed).data) {
-  jax_key_ = jax::split(jax::prng_key(uint32_t(config.seed)))[0];  // the notebook splits once first
-}
+    : config_(config),
+      data_key_(SeedKeys(config.seed).data),
+      jax_keys_(jax::split(jax::prng_key(uint32_t(config.seed)))[0]) {
+}  // the notebook splits once first
 
 std::vector<uint32_t> GameOfLifeTask::boards(uint64_t epoch) const {
   const size_t batch = size_t(config_.batch);
@@ -46,16 +47,7 @@ std::vector<uint32_t> GameOfLifeTask::boards(uint64_t epoch) const {
     return out;
   }
   // Every epoch: (key, sample_key) = split(key); randint(sample_key, (batch,), 0, 512).
-  if (epoch < jax_epoch_) {
-    jax_key_ = jax::split(jax::prng_key(uint32_t(config_.seed)))[0];
-    jax_epoch_ = 0;
-  }
-  jax::Key sample{};
-  for (; jax_epoch_ <= epoch; ++jax_epoch_) {
-    const auto keys = jax::split(jax_key_);
-    jax_key_ = keys[0];
-    sample = keys[1];
-  }
+  const jax::Key sample = jax_keys_.sub(epoch);
   return jax::randint(sample, batch, 512);
 }
 

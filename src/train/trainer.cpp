@@ -13,18 +13,16 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
       backend_(backend),
       optimizer_(model_.logits.size(), AdamWSettings{.learning_rate = model_.config.learning_rate}),
       masks_key_(SeedKeys(model_.config.seed).masks),
-      jax_train_key_(jax::split(jax::prng_key(uint32_t(model_.config.seed)))[0]) {}
+      jax_rollout_keys_(jax::split(jax::prng_key(uint32_t(model_.config.seed)))[0]) {}
 
 EpochStats Trainer::run_epoch() {
   const auto start = std::chrono::steady_clock::now();
   task_.make_batch(uint64_t(epoch_), data_);
   const ExperimentConfig& cfg = model_.config;
-  // The notebook splits its train key every epoch, async or not.
-  const auto keys = jax::split(jax_train_key_);
-  jax_train_key_ = keys[0];
   if (cfg.async)
     masks_ = cfg.random_streams == RandomStreams::kJax
-                 ? jax_fire_masks(keys[1], cfg.steps, cfg.height, cfg.width, cfg.fire_rate)
+                 ? jax_fire_masks(jax_rollout_keys_.sub(uint64_t(epoch_)), cfg.steps, cfg.height,
+                                  cfg.width, cfg.fire_rate)
                  : fire_masks(epoch_mask_key(masks_key_, uint64_t(epoch_)), cfg.steps, cfg.height,
                               cfg.width, cfg.fire_rate);
   RolloutBatch batch{cfg.batch, data_.initial_states.data(), cfg.async ? masks_.data() : nullptr};
