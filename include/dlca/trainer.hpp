@@ -35,7 +35,7 @@ class Trainer {
   uint64_t masks_key_;
   int64_t epoch_ = 0;
   TaskBatch data_;
-  jax::EpochKeys jax_rollout_keys_;  // init_state's train key after `epoch_` per-epoch splits
+  jax::EpochKeys jax_rollout_keys_;  // the notebook's per-epoch rollout keys (async masks)
   std::vector<uint8_t> masks_;       // this epoch's async fire masks
 };
 
