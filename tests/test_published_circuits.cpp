@@ -1,0 +1,97 @@
+// The circuits published with the paper (../shared/oracles, SPEC §7.2, §8.2), imported from
+// DigitalJS and run on the bit-sliced simulator: gol_circuit.json is Conway's rule exactly;
+// checkerboard.json grows the checkerboard from random states on 16x16 and 64x64.
+#include <doctest/doctest.h>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/checkerboard.hpp"
+#include "dlca/digitaljs.hpp"
+#include "dlca/evaluation.hpp"
+#include "dlca/game_of_life.hpp"
+#include "dlca/hard_rollout.hpp"
+#include "dlca/random.hpp"
+
+using namespace dlca;
+
+TEST_CASE("the published Game of Life circuit computes Conway's rule exactly") {
+  const ImportedCircuit gol = load_digitaljs(DLCA_ORACLES_DIR "/gol_circuit.json");
+  CHECK(gol.gates == 223);  // SPEC §7.1
+  CHECK(gol.program.channels == 1);
+  // All 512 neighbourhoods: board n's centre cell sees neighbourhood n.
+  const GridGeometry boards_geo = make_grid_geometry(512, 3, 3, 1, true);
+  HardSimulator boards(gol.program, gol.ops, boards_geo);
+  std::vector<uint8_t> all(512 * 9);
+  for (int n = 0; n < 512; ++n)
+    for (int i = 0; i < 9; ++i) all[n * 9 + i] = life_board(n)[i];
+  boards.set_state(all);
+  boards.step();
+  int correct = 0;
+  for (int n = 0; n < 512; ++n)
+    correct += boards.state()[n * 9 + 4] == life_step(life_board(n), 3, 3)[4];
+  CHECK(correct == 512);
+  // A random 256x256 torus for 100 steps against the exact rule.
+  const int size = 256;
+  const GridGeometry geo = make_grid_geometry(1, size, size, 1, true);
+  HardSimulator sim(gol.program, gol.ops, geo);
+  std::vector<uint8_t> exact(size * size);
+  for (size_t i = 0; i < exact.size(); ++i) exact[i] = uniform01(77, i) < 0.5f;
+  sim.set_state(exact);
+  int64_t wrong = 0;
+  for (int s = 0; s < 100; ++s) {
+    sim.step();
+    exact = life_step(exact, size, size);
+    const auto got = sim.state();
+    for (size_t i = 0; i < exact.size(); ++i) wrong += got[i] != exact[i];
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("the published checkerboard circuit grows the checkerboard on 16x16 and 64x64") {
+  const ImportedCircuit cb = load_digitaljs(DLCA_ORACLES_DIR "/checkerboard.json");
+  CHECK(cb.gates == 6);  // 3 OR, 1 AND, 1 AAndNotB, 1 NOT (SPEC §7.2)
+  CHECK(cb.program.channels == 8);
+  for (auto [size, steps] : {std::pair{16, 20}, std::pair{64, 80}}) {
+    CAPTURE(size);
+    const GridGeometry geo = make_grid_geometry(1, size, size, 8, false);
+    const Target target = checkerboard_target(1, size, size);
+    for (int trial = 0; trial < 5; ++trial) {
+      HardSimulator sim(cb.program, cb.ops, geo);
+      std::vector<uint8_t> state(8 * size * size);
+      for (size_t i = 0; i < state.size(); ++i)
+        state[i] = uniform01(derive_key(size, trial), i) < 0.5f;
+      sim.set_state(state);
+      for (int s = 0; s < steps; ++s) sim.step();
+      CHECK(sim.loss(target, {0}) == 0);
+    }
+  }
+}
+
+TEST_CASE("malformed DigitalJS files are refused by name") {
+  const char* path = "dlca_test_circuit.json";
+  const auto refusal = [&](const std::string& text) {
+    write_file_atomically(path, text);
+    try {
+      load_digitaljs(path);
+    } catch (const FileError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string ok = R"({"devices": {"i_4": {"type": "Button"}, "o_0": {"type": "Output"},
+      "g": {"type": "Not"}}, "connectors": [{"from": {"id": "i_4", "port": "out"}, "to": {"id": "g", "port": "in"}},
+      {"from": {"id": "g", "port": "out"}, "to": {"id": "o_0", "port": "in"}}]})";
+  CHECK(refusal(ok) == "");
+  CHECK(refusal("{").find("malformed") != std::string::npos);
+  CHECK(refusal("[]").find("not a DigitalJS circuit") != std::string::npos);
+  std::string unknown = ok;
+  unknown.replace(unknown.find("\"Not\""), 5, "\"Mux\"");
+  CHECK(refusal(unknown).find("unsupported type 'Mux'") != std::string::npos);
+  CHECK(refusal(R"({"devices": {"o_0": {"type": "Output"}, "g": {"type": "And"}},
+      "connectors": [{"from": {"id": "g", "port": "out"}, "to": {"id": "o_0", "port": "in"}}]})")
+            .find("not connected") != std::string::npos);
+  CHECK(refusal(R"({"devices": {"o_0": {"type": "Output"}, "g": {"type": "Not"}},
+      "connectors": [{"from": {"id": "g", "port": "out"}, "to": {"id": "o_0", "port": "in"}},
+                     {"from": {"id": "g", "port": "out"}, "to": {"id": "g", "port": "in"}}]})")
+            .find("cycle") != std::string::npos);
+  std::remove(path);
+}
