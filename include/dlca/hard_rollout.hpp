@@ -2,6 +2,7 @@
 // 64 cells per machine word. Used for the hard loss every epoch and for hard evaluations.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,11 @@ class HardSimulator {
   const GridGeometry& geometry_;
   size_t words_;
   std::vector<uint64_t> state_, next_, rows_, fire_;
+  // Cells are row-major, so the patch plane of position p is the state shifted by shift_[p] bits,
+  // except at the cells listed in fixups_[p] (grid edges, sample edges), set from the neighbour
+  // table.
+  int64_t shift_[9];
+  std::vector<int32_t> fixups_[9];
 };
 
 struct HardRollout {

@@ -25,6 +25,21 @@ constexpr std::array<RowOp, sizeof...(Ops)> make_row_ops(std::integer_sequence<i
 constexpr auto kRowOps = make_row_ops(std::make_integer_sequence<int, kNumOps>{});
 
 void set_bit(uint64_t* bits, size_t i) { bits[i >> 6] |= uint64_t{1} << (i & 63); }
+void put_bit(uint64_t* bits, size_t i, bool v) {
+  bits[i >> 6] = (bits[i >> 6] & ~(uint64_t{1} << (i & 63))) | (uint64_t(v) << (i & 63));
+}
+
+// out bit i = in bit (i + shift) where that lies in [0, words*64), else 0.
+void shift_bits(const uint64_t* in, uint64_t* out, size_t words, int64_t shift) {
+  const int64_t word_shift = shift >= 0 ? shift / 64 : -((-shift + 63) / 64);
+  const int bit_shift = int(shift - word_shift * 64);  // 0..63
+  const auto word = [&](int64_t w) { return w >= 0 && w < int64_t(words) ? in[w] : uint64_t{0}; };
+  for (size_t w = 0; w < words; ++w) {
+    const int64_t from = int64_t(w) + word_shift;
+    out[w] = bit_shift == 0 ? word(from)
+                            : (word(from) >> bit_shift) | (word(from + 1) << (64 - bit_shift));
+  }
+}
 
 }  // namespace
 
@@ -37,7 +52,13 @@ HardSimulator::HardSimulator(const CellProgram& program, std::vector<uint8_t> op
       state_(size_t(geometry.channels) * words_, 0),
       next_(state_.size()),
       rows_(size_t(program.num_rows) * words_),
-      fire_(words_) {}
+      fire_(words_) {
+  for (int p = 0; p < 9; ++p) {
+    shift_[p] = int64_t(p / 3 - 1) * geometry.width + (p % 3 - 1);
+    for (int cell = 0; cell < geometry.cells(); ++cell)
+      if (geometry.neighbour[size_t(cell) * 9 + p] != cell + shift_[p]) fixups_[p].push_back(cell);
+  }
+}
 
 void HardSimulator::set_state(const float* state) {
   std::fill(state_.begin(), state_.end(), 0);
@@ -60,10 +81,10 @@ void HardSimulator::step(const uint8_t* fire_mask) {
   for (int c = 0; c < C; ++c)
     for (int p = 0; p < 9; ++p) {
       uint64_t* row = &rows_[CellProgram::patch_row(c, p) * words_];
-      std::fill(row, row + words_, 0);
-      for (int cell = 0; cell < cells; ++cell) {
+      shift_bits(&state_[c * words_], row, words_, shift_[p]);
+      for (int32_t cell : fixups_[p]) {
         const int32_t nb = geometry_.neighbour[size_t(cell) * 9 + p];
-        if (nb >= 0 && bit(c, nb)) set_bit(row, cell);
+        put_bit(row, size_t(cell), nb >= 0 && bit(c, nb));
       }
     }
   for (const GateOp& op : program_.ops)
