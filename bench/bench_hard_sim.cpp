@@ -1,7 +1,9 @@
 // bench_hard_sim: microseconds per synchronous step of the published Game of Life circuit
-// (DigitalJS import) on the bit-sliced hard simulator, one thread, 512x512 and 1024x1024 tori.
+// (DigitalJS import) on the bit-sliced hard simulator, 1 and 2 threads, 512x512 and 1024x1024 tori.
 // Usage: bench_hard_sim PATH/TO/gol_circuit.json
 #include <chrono>
+
+#include <tbb/global_control.h>
 #include <cstdio>
 #include "dlca/digitaljs.hpp"
 #include "dlca/hard_rollout.hpp"
@@ -13,22 +15,25 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto gol = load_digitaljs(argv[1]);
-  for (int size : {512, 1024}) {
-    const auto geo = make_grid_geometry(1, size, size, 1, true);
-    HardSimulator sim(gol.program, gol.ops, geo);
-    std::vector<uint8_t> s(size * size);
-    for (size_t i = 0; i < s.size(); ++i) s[i] = uniform01(5, i) < 0.5f;
-    sim.set_state(s);
-    sim.step();
-    auto t0 = std::chrono::steady_clock::now();
-    int steps = 20;
-    for (int i = 0; i < steps; ++i) sim.step();
-    double us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
-        steps;
-    auto st = sim.state();
-    long alive = 0;
-    for (auto v : st) alive += v;
-    printf("GoL circuit %dx%d: %.1f us/step, alive %ld\n", size, size, us, alive);
-  }
+  for (int threads : {1, 2})
+    for (int size : {512, 1024}) {
+      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+      const auto geo = make_grid_geometry(1, size, size, 1, true);
+      HardSimulator sim(gol.program, gol.ops, geo);
+      std::vector<uint8_t> s(size * size);
+      for (size_t i = 0; i < s.size(); ++i) s[i] = uniform01(5, i) < 0.5f;
+      sim.set_state(s);
+      sim.step();
+      auto t0 = std::chrono::steady_clock::now();
+      int steps = 20;
+      for (int i = 0; i < steps; ++i) sim.step();
+      double us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+          steps;
+      auto st = sim.state();
+      long alive = 0;
+      for (auto v : st) alive += v;
+      printf("GoL circuit %dx%d, %d thread(s): %.1f us/step, alive %ld\n", size, size, threads, us,
+             alive);
+    }
 }

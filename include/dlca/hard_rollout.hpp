@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <tbb/enumerable_thread_specific.h>
+
 #include "dlca/cell_program.hpp"
 #include "dlca/grid.hpp"
 
@@ -31,7 +33,9 @@ class HardSimulator {
   std::vector<uint8_t> ops_;
   const GridGeometry& geometry_;
   size_t words_;
-  std::vector<uint64_t> state_, next_, rows_, fire_;
+  std::vector<uint64_t> state_, next_, fire_;
+  size_t block_words_ = 1;                                       // words evaluated together
+  tbb::enumerable_thread_specific<std::vector<uint64_t>> rows_;  // per thread: [row][block word]
   // Cells are row-major, so the patch plane of position p is the state shifted by shift_[p] bits,
   // except at the cells listed in fixups_[p] (grid edges, sample edges), set from the neighbour
   // table.

@@ -266,9 +266,11 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   }
 
   if (request.hard_loss) {
-    result.hard_loss = hard_rollout(prog, hard_ops(model.logits), geo, batch.initial_state, steps,
-                                    masks, target, cfg.loss_channels)
-                           .loss;
+    impl_->arena.execute([&] {  // the simulator's blocks run on this backend's threads
+      result.hard_loss = hard_rollout(prog, hard_ops(model.logits), geo, batch.initial_state, steps,
+                                      masks, target, cfg.loss_channels)
+                             .loss;
+    });
   }
   return result;
 }

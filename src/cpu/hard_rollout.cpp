@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include <tbb/parallel_for.h>
+
 #include "dlca/ops.hpp"
 
 namespace dlca {
@@ -29,15 +31,18 @@ void put_bit(uint64_t* bits, size_t i, bool v) {
   bits[i >> 6] = (bits[i >> 6] & ~(uint64_t{1} << (i & 63))) | (uint64_t(v) << (i & 63));
 }
 
-// out bit i = in bit (i + shift) where that lies in [0, words*64), else 0.
-void shift_bits(const uint64_t* in, uint64_t* out, size_t words, int64_t shift) {
+// For words [first, last): out[w - first] bit i = in bit (64w + i + shift) where that lies in
+// [0, words*64), else 0.
+void shift_bits(const uint64_t* in, uint64_t* out, size_t words, int64_t shift, size_t first,
+                size_t last) {
   const int64_t word_shift = shift >= 0 ? shift / 64 : -((-shift + 63) / 64);
   const int bit_shift = int(shift - word_shift * 64);  // 0..63
   const auto word = [&](int64_t w) { return w >= 0 && w < int64_t(words) ? in[w] : uint64_t{0}; };
-  for (size_t w = 0; w < words; ++w) {
+  for (size_t w = first; w < last; ++w) {
     const int64_t from = int64_t(w) + word_shift;
-    out[w] = bit_shift == 0 ? word(from)
-                            : (word(from) >> bit_shift) | (word(from + 1) << (64 - bit_shift));
+    out[w - first] = bit_shift == 0
+                         ? word(from)
+                         : (word(from) >> bit_shift) | (word(from + 1) << (64 - bit_shift));
   }
 }
 
@@ -51,8 +56,11 @@ HardSimulator::HardSimulator(const CellProgram& program, std::vector<uint8_t> op
       words_((size_t(geometry.cells()) + 63) / 64),
       state_(size_t(geometry.channels) * words_, 0),
       next_(state_.size()),
-      rows_(size_t(program.num_rows) * words_),
       fire_(words_) {
+  // Blocks of words small enough that every row of the program for one block stays in L2
+  // (1 MiB measured best on the published GoL circuit: 251 us at 512x512 against 283 with 256 KiB).
+  block_words_ = std::clamp<size_t>(
+      (size_t(1) << 20) / (8 * std::max<uint32_t>(program.num_rows, 1)), 1, words_);
   for (int p = 0; p < 9; ++p) {
     shift_[p] = int64_t(p / 3 - 1) * geometry.width + (p % 3 - 1);
     for (int cell = 0; cell < geometry.cells(); ++cell)
@@ -78,29 +86,40 @@ void HardSimulator::set_state(const std::vector<uint8_t>& state) {
 
 void HardSimulator::step(const uint8_t* fire_mask) {
   const int cells = geometry_.cells(), hw = geometry_.plane(), C = geometry_.channels;
-  for (int c = 0; c < C; ++c)
-    for (int p = 0; p < 9; ++p) {
-      uint64_t* row = &rows_[CellProgram::patch_row(c, p) * words_];
-      shift_bits(&state_[c * words_], row, words_, shift_[p]);
-      for (int32_t cell : fixups_[p]) {
-        const int32_t nb = geometry_.neighbour[size_t(cell) * 9 + p];
-        put_bit(row, size_t(cell), nb >= 0 && bit(c, nb));
-      }
-    }
-  for (const GateOp& op : program_.ops)
-    kRowOps[ops_[op.gate]](&rows_[op.a * words_], &rows_[op.b * words_], &rows_[op.out * words_],
-                           words_);
   if (fire_mask) {
     std::fill(fire_.begin(), fire_.end(), 0);
     for (int cell = 0; cell < cells; ++cell)
       if (fire_mask[cell % hw]) set_bit(fire_.data(), cell);
   }
-  for (int c = 0; c < C; ++c) {
-    const uint64_t* out = &rows_[program_.output_rows[c] * words_];
-    for (size_t w = 0; w < words_; ++w)
-      next_[c * words_ + w] =
-          fire_mask ? (state_[c * words_ + w] & ~fire_[w]) | (out[w] & fire_[w]) : out[w];
-  }
+  const size_t blocks = (words_ + block_words_ - 1) / block_words_;
+  // Blocks read the old state and write disjoint words of the new one.
+  tbb::parallel_for(size_t(0), blocks, [&](size_t block) {
+    const size_t first = block * block_words_, last = std::min(words_, first + block_words_),
+                 n = last - first;
+    std::vector<uint64_t>& rows = rows_.local();
+    rows.resize(size_t(program_.num_rows) * block_words_);
+    for (int c = 0; c < C; ++c)
+      for (int p = 0; p < 9; ++p) {
+        uint64_t* row = &rows[CellProgram::patch_row(c, p) * block_words_];
+        shift_bits(&state_[c * words_], row, words_, shift_[p], first, last);
+        const auto& fix = fixups_[p];
+        for (auto it = std::lower_bound(fix.begin(), fix.end(), int32_t(first * 64));
+             it != fix.end() && size_t(*it) < last * 64; ++it) {
+          const int32_t nb = geometry_.neighbour[size_t(*it) * 9 + p];
+          put_bit(row, size_t(*it) - first * 64, nb >= 0 && bit(c, nb));
+        }
+      }
+    for (const GateOp& op : program_.ops)
+      kRowOps[ops_[op.gate]](&rows[op.a * block_words_], &rows[op.b * block_words_],
+                             &rows[op.out * block_words_], n);
+    for (int c = 0; c < C; ++c) {
+      const uint64_t* out = &rows[program_.output_rows[c] * block_words_];
+      for (size_t w = first; w < last; ++w)
+        next_[c * words_ + w] =
+            fire_mask ? (state_[c * words_ + w] & ~fire_[w]) | (out[w - first] & fire_[w])
+                      : out[w - first];
+    }
+  });
   std::swap(state_, next_);
 }
 
