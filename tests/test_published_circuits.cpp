@@ -17,33 +17,9 @@ TEST_CASE("the published Game of Life circuit computes Conway's rule exactly") {
   const ImportedCircuit gol = load_digitaljs(DLCA_ORACLES_DIR "/gol_circuit.json");
   CHECK(gol.gates == 223);  // SPEC §7.1
   CHECK(gol.program.channels == 1);
-  // All 512 neighbourhoods: board n's centre cell sees neighbourhood n.
-  const GridGeometry boards_geo = make_grid_geometry(512, 3, 3, 1, true);
-  HardSimulator boards(gol.program, gol.ops, boards_geo);
-  std::vector<uint8_t> all(512 * 9);
-  for (int n = 0; n < 512; ++n)
-    for (int i = 0; i < 9; ++i) all[n * 9 + i] = life_board(n)[i];
-  boards.set_state(all);
-  boards.step();
-  int correct = 0;
-  for (int n = 0; n < 512; ++n)
-    correct += boards.state()[n * 9 + 4] == life_step(life_board(n), 3, 3)[4];
-  CHECK(correct == 512);
+  CHECK(life_neighbourhoods_correct(gol.program, gol.ops) == 512);
   // A random 256x256 torus for 100 steps against the exact rule.
-  const int size = 256;
-  const GridGeometry geo = make_grid_geometry(1, size, size, 1, true);
-  HardSimulator sim(gol.program, gol.ops, geo);
-  std::vector<uint8_t> exact(size * size);
-  for (size_t i = 0; i < exact.size(); ++i) exact[i] = uniform01(77, i) < 0.5f;
-  sim.set_state(exact);
-  int64_t wrong = 0;
-  for (int s = 0; s < 100; ++s) {
-    sim.step();
-    exact = life_step(exact, size, size);
-    const auto got = sim.state();
-    for (size_t i = 0; i < exact.size(); ++i) wrong += got[i] != exact[i];
-  }
-  CHECK(wrong == 0);
+  CHECK(life_wrong_cells(gol.program, gol.ops, 256, 100, 77) == 0);
 }
 
 TEST_CASE("the published checkerboard circuit grows the checkerboard on 16x16 and 64x64") {

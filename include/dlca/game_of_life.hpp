@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dlca/cell_program.hpp"
 #include "dlca/config.hpp"
 #include "dlca/jax_random.hpp"
 #include "dlca/model.hpp"
@@ -35,11 +36,15 @@ class GameOfLifeTask : public Task {
 };
 
 // How many of the 512 neighbourhoods the hard circuit maps to Conway's next centre state.
+// A circuit is a one-channel program with the hard op of each gate (a model's, or an imported one).
+int life_neighbourhoods_correct(const CellProgram& program, const std::vector<uint8_t>& ops);
 int life_neighbourhoods_correct(const Model& model);
 
 // Runs the hard circuit and the exact rule side by side from the same random size x size torus
 // (cells alive with probability 1/2, from `seed`) for `steps` steps; returns the number of cells
 // where the two states differ, summed over all steps.
+int64_t life_wrong_cells(const CellProgram& program, const std::vector<uint8_t>& ops, int size,
+                         int steps, uint64_t seed);
 int64_t life_wrong_cells(const Model& model, int size, int steps, uint64_t seed);
 
 }  // namespace dlca

@@ -55,8 +55,8 @@ std::vector<int64_t> evaluate(const Model& model, const EvaluationSettings& s) {
     else
       sim.step();
     const bool block = s.block > 0 && (s.block_steps < 0 || step < s.block_steps);
+    state = sim.state();
     if (block || s.random_square > 0) {
-      state = sim.state();
       if (block) zero_centre_block(state, C, n, s.block);
       if (s.random_square > 0) {
         const int y = int(squares.below(uint64_t(n))), x = int(squares.below(uint64_t(n)));
@@ -64,9 +64,8 @@ std::vector<int64_t> evaluate(const Model& model, const EvaluationSettings& s) {
       }
       sim.set_state(state);
     }
-    const auto now = sim.state();
     int64_t error = 0;
-    for (size_t i = 0; i < target.size(); ++i) error += now[i] != target[i];
+    for (size_t i = 0; i < target.size(); ++i) error += state[i] != target[i];
     errors.push_back(error);
   }
   return errors;

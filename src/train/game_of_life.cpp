@@ -66,10 +66,13 @@ void GameOfLifeTask::make_batch(uint64_t epoch, TaskBatch& out) const {
 }
 
 int life_neighbourhoods_correct(const Model& model) {
+  return life_neighbourhoods_correct(build_cell_program(model), hard_ops(model.logits));
+}
+
+int life_neighbourhoods_correct(const CellProgram& prog, const std::vector<uint8_t>& ops) {
   // Board n's centre cell sees exactly the neighbourhood n.
   const GridGeometry geo = make_grid_geometry(512, 3, 3, 1, true);
-  const CellProgram prog = build_cell_program(model);
-  HardSimulator sim(prog, hard_ops(model.logits), geo);
+  HardSimulator sim(prog, ops, geo);
   std::vector<uint8_t> boards(512 * 9);
   for (int n = 0; n < 512; ++n) {
     const auto board = life_board(n);
@@ -85,9 +88,13 @@ int life_neighbourhoods_correct(const Model& model) {
 }
 
 int64_t life_wrong_cells(const Model& model, int size, int steps, uint64_t seed) {
+  return life_wrong_cells(build_cell_program(model), hard_ops(model.logits), size, steps, seed);
+}
+
+int64_t life_wrong_cells(const CellProgram& prog, const std::vector<uint8_t>& ops, int size,
+                         int steps, uint64_t seed) {
   const GridGeometry geo = make_grid_geometry(1, size, size, 1, true);
-  const CellProgram prog = build_cell_program(model);
-  HardSimulator sim(prog, hard_ops(model.logits), geo);
+  HardSimulator sim(prog, ops, geo);
   std::vector<uint8_t> exact(size_t(size) * size);
   for (size_t i = 0; i < exact.size(); ++i)
     exact[i] = uniform01(derive_key(seed, 0x11fe), i) < 0.5f;
