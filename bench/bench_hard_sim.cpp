@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bench_hard_sim PATH/TO/gol_circuit.json\n");
     return 2;
   }
-  const auto gol = load_digitaljs(argv[1]);
+  const CircuitProgram gol = to_program(load_digitaljs(argv[1]));
   for (int threads : {1, 2})
     for (int size : {512, 1024}) {
       tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);

@@ -62,6 +62,24 @@ inline std::vector<uint8_t> masks_for(const ExperimentConfig& c, uint64_t key) {
                  : std::vector<uint8_t>{};
 }
 
+// A checkerboard small enough to learn in seconds: 8x8, 4 channels, 10 steps.
+inline ExperimentConfig small_checkerboard() {
+  ExperimentConfig c = checkerboard_sync_config();
+  c.name = "small_checkerboard";
+  c.channels = 4;
+  c.kernels = 4;
+  c.update_layers = {4 + 4 * 4 * 2, 64, 64, 64, 32, 16, 8, 4};
+  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
+  c.height = 8;
+  c.width = 8;
+  c.steps = 10;
+  c.batch = 2;
+  c.epochs = 300;
+  c.seed = 23;
+  c.random_streams = RandomStreams::kDlca;  // a run known to converge fast (epoch 173)
+  return c;
+}
+
 inline std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
 
 inline double max_abs(const std::vector<double>& v) {

@@ -10,22 +10,25 @@
 #include "dlca/game_of_life.hpp"
 #include "dlca/hard_rollout.hpp"
 #include "dlca/random.hpp"
+#include "export_checks.hpp"
 
 using namespace dlca;
 
 TEST_CASE("the published Game of Life circuit computes Conway's rule exactly") {
-  const ImportedCircuit gol = load_digitaljs(DLCA_ORACLES_DIR "/gol_circuit.json");
-  CHECK(gol.gates == 223);  // SPEC §7.1
-  CHECK(gol.program.channels == 1);
+  const Circuit circuit = load_digitaljs(DLCA_ORACLES_DIR "/gol_circuit.json");
+  CHECK(circuit.gates.size() == 223);  // SPEC §7.1
+  CHECK(circuit.channels == 1);
+  const CircuitProgram gol = to_program(circuit);
   CHECK(life_neighbourhoods_correct(gol.program, gol.ops) == 512);
   // A random 256x256 torus for 100 steps against the exact rule.
   CHECK(life_wrong_cells(gol.program, gol.ops, 256, 100, 77) == 0);
 }
 
 TEST_CASE("the published checkerboard circuit grows the checkerboard on 16x16 and 64x64") {
-  const ImportedCircuit cb = load_digitaljs(DLCA_ORACLES_DIR "/checkerboard.json");
-  CHECK(cb.gates == 6);  // 3 OR, 1 AND, 1 AAndNotB, 1 NOT (SPEC §7.2)
-  CHECK(cb.program.channels == 8);
+  const Circuit circuit = load_digitaljs(DLCA_ORACLES_DIR "/checkerboard.json");
+  CHECK(circuit.gates.size() == 6);  // 3 OR, 1 AND, 1 AAndNotB, 1 NOT (SPEC §7.2)
+  CHECK(circuit.channels == 8);
+  const CircuitProgram cb = to_program(circuit);
   for (auto [size, steps] : {std::pair{16, 20}, std::pair{64, 80}}) {
     CAPTURE(size);
     const GridGeometry geo = make_grid_geometry(1, size, size, 8, false);
@@ -38,6 +41,29 @@ TEST_CASE("the published checkerboard circuit grows the checkerboard on 16x16 an
       sim.set_state(state);
       for (int s = 0; s < steps; ++s) sim.step();
       CHECK(sim.loss(target, {0}) == 0);
+    }
+  }
+}
+
+TEST_CASE("the published circuits' C and Verilog exports agree with dlca") {
+  for (const char* name : {"gol_circuit.json", "checkerboard.json"}) {
+    CAPTURE(name);
+    const Circuit circuit = load_digitaljs(std::string(DLCA_ORACLES_DIR) + "/" + name);
+#ifdef DLCA_C_COMPILER
+    testing::check_c_export(circuit, 3);
+#endif
+#ifdef DLCA_IVERILOG
+    testing::check_verilog_export(circuit, 4);
+#endif
+    // And the DigitalJS export reads back as the same circuit.
+    testing::ScratchDir dir;
+    write_file_atomically(dir / "again.json", circuit_to_digitaljs(circuit));
+    const Circuit again = load_digitaljs(dir / "again.json");
+    CHECK(again.outputs == circuit.outputs);
+    REQUIRE(again.gates.size() == circuit.gates.size());
+    for (size_t i = 0; i < circuit.gates.size(); ++i) {
+      CHECK(again.gates[i].op == circuit.gates[i].op);
+      CHECK(again.gates[i].label == circuit.gates[i].label);
     }
   }
 }

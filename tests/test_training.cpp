@@ -13,30 +13,8 @@
 
 using namespace dlca;
 
-namespace {
-
-// A checkerboard small enough to learn in seconds: 8x8, 4 channels, 10 steps.
-ExperimentConfig small_checkerboard() {
-  ExperimentConfig c = checkerboard_sync_config();
-  c.name = "small_checkerboard";
-  c.channels = 4;
-  c.kernels = 4;
-  c.update_layers = {4 + 4 * 4 * 2, 64, 64, 64, 32, 16, 8, 4};
-  c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
-  c.height = 8;
-  c.width = 8;
-  c.steps = 10;
-  c.batch = 2;
-  c.epochs = 300;
-  c.seed = 23;
-  c.random_streams = RandomStreams::kDlca;  // a run known to converge fast (epoch 173)
-  return c;
-}
-
-}  // namespace
-
 TEST_CASE("a small checkerboard trains to hard loss 0") {
-  const ExperimentConfig cfg = small_checkerboard();
+  const ExperimentConfig cfg = testing::small_checkerboard();
   CheckerboardTask task(cfg);
   CpuBackend backend({.threads = 2});
   Trainer trainer(make_model(cfg), task, backend);
@@ -53,7 +31,7 @@ TEST_CASE("a small checkerboard trains to hard loss 0") {
 }
 
 TEST_CASE("training is bit-identical at 1 and 2 threads") {
-  ExperimentConfig cfg = small_checkerboard();
+  ExperimentConfig cfg = testing::small_checkerboard();
   CheckerboardTask task(cfg);
   CpuBackend one({.threads = 1}), two({.threads = 2});
   Trainer a(make_model(cfg), task, one), b(make_model(cfg), task, two);

@@ -3,7 +3,7 @@
 # Idempotent: when everything is present it does nothing and takes well under a second.
 set -euo pipefail
 packages=(cmake g++ make pkg-config libhwy-dev libtbb-dev doctest-dev libcli11-dev nlohmann-json3-dev
-  libfmt-dev libstb-dev libgif-dev)
+  libfmt-dev libstb-dev libgif-dev zlib1g-dev gcc iverilog)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,6 +2,8 @@
 #include "dlca/digitaljs.hpp"
 
 #include <map>
+#include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,14 +14,23 @@ namespace dlca {
 
 namespace {
 
+// DigitalJS device types of the ops a pruned circuit has (A, B and NOT B never appear).
+constexpr std::pair<int, const char*> kGateTypes[] = {
+    {0, "False"},    {1, "And"},   {2, "AAndNotB"}, {4, "NotAAndB"}, {6, "Xor"},
+    {7, "Or"},       {8, "Nor"},   {9, "Xnor"},     {11, "AOrNotB"}, {12, "Not"},
+    {13, "NotAOrB"}, {14, "Nand"}, {15, "True"}};
+
 // The 16-op index of a DigitalJS gate type, or -1.
 int op_of_type(const std::string& type) {
-  static const std::map<std::string, int> kOps = {
-      {"False", 0},    {"And", 1},   {"AAndNotB", 2}, {"NotAAndB", 4}, {"Xor", 6},
-      {"Or", 7},       {"Nor", 8},   {"Xnor", 9},     {"AOrNotB", 11}, {"Not", 12},
-      {"NotAOrB", 13}, {"Nand", 14}, {"True", 15}};
-  const auto it = kOps.find(type);
-  return it == kOps.end() ? -1 : it->second;
+  for (const auto& [op, name] : kGateTypes)
+    if (type == name) return op;
+  return -1;
+}
+
+const char* type_of_op(int op) {
+  for (const auto& [gate_op, name] : kGateTypes)
+    if (gate_op == op) return name;
+  throw std::logic_error(fmt::format("op {} has no DigitalJS gate type", op));
 }
 
 int number_after(const std::string& id, const std::string& prefix) {
@@ -34,7 +45,7 @@ int number_after(const std::string& id, const std::string& prefix) {
 
 }  // namespace
 
-ImportedCircuit load_digitaljs(const std::string& path) {
+Circuit load_digitaljs(const std::string& path) {
   const std::string text = read_file(path, size_t(1) << 28);
   nlohmann::json j;
   try {
@@ -80,15 +91,13 @@ ImportedCircuit load_digitaljs(const std::string& path) {
     }
   }
 
-  ImportedCircuit out;
-  CellProgram& prog = out.program;
-  prog.channels = channels;
-  prog.num_rows = uint32_t(9 * channels);
-  std::map<std::string, uint32_t> row;  // device -> row holding its value
-  std::map<std::string, int> state;     // 1 = on the DFS stack, 2 = done
-  // Depth-first from each output, children first, so ops come out in evaluation order.
+  Circuit out;
+  out.channels = channels;
+  std::map<std::string, uint32_t> signal;  // device -> its signal
+  std::map<std::string, int> state;        // 1 = on the DFS stack, 2 = done
+  // Depth-first from each output, children first, so gates come out in evaluation order.
   const auto visit = [&](const std::string& id, auto& self) -> uint32_t {
-    if (state[id] == 2) return row[id];
+    if (state[id] == 2) return signal[id];
     if (state[id] == 1) throw fail("the circuit has a cycle through '" + id + "'");
     state[id] = 1;
     const std::string& t = type[id];
@@ -98,37 +107,107 @@ ImportedCircuit load_digitaljs(const std::string& path) {
       if (n / 9 >= channels)
         throw fail("input '" + id + "' reads channel " + std::to_string(n / 9) +
                    " but the circuit has " + std::to_string(channels) + " outputs");
-      result = CellProgram::patch_row(n / 9, n % 9);
+      result = Circuit::input(n / 9, n % 9);
     } else {
-      const int op = op_of_type(t);
       const auto input = [&](const char* port) {
         const auto it = driver.find({id, port});
         if (it == driver.end()) throw fail("input " + id + "." + port + " is not connected");
         return self(it->second, self);
       };
-      uint32_t a = 0, b = 0;
-      if (t == "Not") {
-        a = b = input("in");
-      } else if (op != 0 && op != 15) {
-        a = input("in1");
-        b = input("in2");
+      CircuitGate gate;
+      gate.op = uint8_t(op_of_type(t));
+      if (gate_arity(gate.op) == 1) {
+        gate.a = gate.b = input("in");
+      } else if (gate_arity(gate.op) == 2) {
+        gate.a = input("in1");
+        gate.b = input("in2");
       }
-      result = prog.num_rows++;
-      prog.ops.push_back({a, b, result, uint32_t(out.ops.size())});
-      out.ops.push_back(uint8_t(op));
+      const auto& device = j["devices"][id];
+      if (device.contains("label") && device["label"].is_string())
+        gate.label = device["label"].get<std::string>();
+      // Ids l_{layer}_{index}, as published; other ids keep layer and index 0.
+      const size_t sep = id.find('_', 2);
+      if (sep != std::string::npos && number_after(id.substr(0, sep), "l_") >= 0 &&
+          number_after(id.substr(sep), "_") >= 0) {
+        gate.layer = number_after(id.substr(0, sep), "l_");
+        gate.index = number_after(id.substr(sep), "_");
+      }
+      result = out.num_inputs() + uint32_t(out.gates.size());
+      out.gates.push_back(std::move(gate));
     }
     state[id] = 2;
-    return row[id] = result;
+    return signal[id] = result;
   };
   for (int c = 0; c < channels; ++c) {
     const std::string id = "o_" + std::to_string(c);
     const auto it = driver.find({id, "in"});
     if (!type.count(id) || it == driver.end())
       throw fail("output " + id + " is missing or not connected");
-    prog.output_rows.push_back(visit(it->second, visit));
+    out.outputs.push_back(visit(it->second, visit));
   }
-  out.gates = int(out.ops.size());
   return out;
+}
+
+std::string circuit_to_digitaljs(const Circuit& circuit) {
+  nlohmann::ordered_json devices = nlohmann::ordered_json::object();
+  auto connectors = nlohmann::ordered_json::array();
+  const auto position = [](int x, int y) { return nlohmann::ordered_json{{"x", x}, {"y", y}}; };
+  std::vector<std::string> id(circuit.num_inputs() + circuit.gates.size());
+  const std::vector<bool> used = circuit.used_inputs();
+  for (uint32_t s = 0; s < circuit.num_inputs(); ++s) {
+    if (!used[s]) continue;
+    id[s] = fmt::format("i_{}", s);
+    devices[id[s]] = {{"label", fmt::format("i: ch {}, pos {}", s / 9, s % 9)},
+                      {"type", "Button"},
+                      {"propagation", 0},
+                      {"numbase", "hex"},
+                      {"bits", 1},
+                      {"net", ""},
+                      {"order", s},
+                      {"position", position(15, 55 * int(s))}};
+  }
+  std::set<std::string> taken;
+  std::map<int, int> row_in_layer;  // for the drawing positions
+  for (size_t i = 0; i < circuit.gates.size(); ++i) {
+    const CircuitGate& g = circuit.gates[i];
+    std::string gate_id = fmt::format("l_{}_{}", g.layer, g.index);
+    if (!taken.insert(gate_id).second) gate_id = fmt::format("g_{}", i);  // imported without ids
+    taken.insert(gate_id);
+    id[circuit.num_inputs() + i] = gate_id;
+    nlohmann::ordered_json device = {
+        {"label", g.label}, {"type", type_of_op(g.op)}, {"propagation", 1}, {"bits", 1}};
+    if (gate_arity(g.op) != 1) device["inputs"] = 2;
+    device["position"] = position(140 + 190 * g.layer, 55 * row_in_layer[g.layer]++);
+    devices[gate_id] = std::move(device);
+    const auto wire = [&](uint32_t from, const char* port) {
+      connectors.push_back({{"from", {{"id", id[from]}, {"port", "out"}}},
+                            {"to", {{"id", gate_id}, {"port", port}}}});
+    };
+    if (gate_arity(g.op) == 1) wire(g.a, "in");
+    if (gate_arity(g.op) == 2) {
+      wire(g.a, "in1");
+      wire(g.b, "in2");
+    }
+  }
+  int last_layer = 0;
+  for (const CircuitGate& g : circuit.gates) last_layer = std::max(last_layer, g.layer);
+  for (int c = 0; c < circuit.channels; ++c) {
+    const std::string out_id = fmt::format("o_{}", c);
+    devices[out_id] = {{"label", fmt::format("o: ch {}", c)},
+                       {"type", "Output"},
+                       {"propagation", 0},
+                       {"numbase", "hex"},
+                       {"bits", 1},
+                       {"net", ""},
+                       {"order", c},
+                       {"position", position(330 + 190 * last_layer, 55 * c)}};
+    connectors.push_back({{"from", {{"id", id[circuit.outputs[c]]}, {"port", "out"}}},
+                          {"to", {{"id", out_id}, {"port", "in"}}}});
+  }
+  nlohmann::ordered_json j = {{"devices", std::move(devices)},
+                              {"connectors", std::move(connectors)},
+                              {"subcircuits", nlohmann::ordered_json::object()}};
+  return j.dump(4) + "\n";
 }
 
 }  // namespace dlca

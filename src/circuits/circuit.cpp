@@ -1,0 +1,140 @@
+// Pruning a model's hard circuit (SPEC §8.2) and turning circuits into simulator programs.
+#include "dlca/circuit.hpp"
+
+#include <fmt/format.h>
+
+namespace dlca {
+
+std::vector<bool> Circuit::used_inputs() const {
+  std::vector<bool> used(num_inputs(), false);
+  const auto mark = [&](uint32_t s) {
+    if (s < num_inputs()) used[s] = true;
+  };
+  for (const CircuitGate& g : gates)
+    if (gate_arity(g.op) > 0) {
+      mark(g.a);
+      mark(g.b);
+    }
+  for (uint32_t s : outputs) mark(s);
+  return used;
+}
+
+Circuit prune(const Model& model) {
+  const CellProgram prog = build_cell_program(model);
+  const std::vector<uint8_t> ops = hard_ops(model.logits);
+  const ExperimentConfig& cfg = model.config;
+  const int C = cfg.channels, K = cfg.kernels;
+  const uint32_t inputs = uint32_t(9 * C);
+
+  // Where each program row comes from: its op index, with the op's place in the network.
+  struct Origin {
+    int op_index = -1;
+    int layer = 0, index = 0;
+    std::string label;
+  };
+  std::vector<Origin> origin(prog.num_rows);
+  size_t i = 0;
+  int global_layer = 0;
+  for (size_t l = 0; l < model.perception_layers.size(); ++l, ++global_layer) {
+    const int width = model.perception_layers[l].width;
+    for (int k = 0; k < K; ++k)  // build_cell_program's order: kernel, gate, channel
+      for (int j = 0; j < width; ++j)
+        for (int c = 0; c < C; ++c, ++i)
+          origin[prog.ops[i].out] = {int(i), global_layer, (c * K + k) * width + j,
+                                     fmt::format("p_{}_{}_{}_{}", l, c, k, j)};
+  }
+  for (size_t l = 0; l < model.update_layers.size(); ++l, ++global_layer)
+    for (int j = 0; j < model.update_layers[l].width; ++j, ++i)
+      origin[prog.ops[i].out] = {int(i), global_layer, j, fmt::format("u_{}_{}", l, j)};
+
+  Circuit circuit;
+  circuit.channels = C;
+  std::vector<int64_t> signal(prog.num_rows, -1);  // row -> circuit signal, once resolved
+  // Iterative walk (networks are deep): resolve a row after the rows it reads.
+  const auto resolve = [&](uint32_t root) {
+    std::vector<uint32_t> stack{root};
+    while (!stack.empty()) {
+      const uint32_t row = stack.back();
+      if (row < inputs) {
+        signal[row] = row;
+        stack.pop_back();
+        continue;
+      }
+      if (signal[row] >= 0) {
+        stack.pop_back();
+        continue;
+      }
+      const GateOp& g = prog.ops[size_t(origin[row].op_index)];
+      const int op = ops[g.gate];
+      // The rows this op reads, following pass-throughs only along the wire they select.
+      std::vector<uint32_t> reads;
+      if (op == kOpPassA || op == kOpNotA)
+        reads = {g.a};
+      else if (op == kOpPassB || op == 10)
+        reads = {g.b};
+      else if (gate_arity(op) == 2)
+        reads = {g.a, g.b};
+      bool ready = true;
+      // Reads pushed last-first, so A's cone is resolved before B's, as a recursive walk would.
+      for (auto it = reads.rbegin(); it != reads.rend(); ++it)
+        if (const uint32_t r = *it; r >= inputs && signal[r] < 0) {
+          stack.push_back(r);
+          ready = false;
+        }
+      if (!ready) continue;
+      stack.pop_back();
+      const auto sig = [&](uint32_t r) { return uint32_t(r < inputs ? r : signal[r]); };
+      if (op == kOpPassA || op == kOpPassB) {
+        signal[row] = sig(reads[0]);
+        continue;
+      }
+      CircuitGate gate;
+      gate.layer = origin[row].layer;
+      gate.index = origin[row].index;
+      gate.label = origin[row].label;
+      if (op == kOpFalse || op == kOpTrue) {
+        gate.op = uint8_t(op);
+      } else if (op == kOpNotA || op == 10) {
+        gate.op = kOpNotA;
+        gate.a = gate.b = sig(reads[0]);
+      } else {
+        gate.op = uint8_t(op);
+        gate.a = sig(g.a);
+        gate.b = sig(g.b);
+      }
+      signal[row] = inputs + circuit.gates.size();
+      circuit.gates.push_back(std::move(gate));
+    }
+  };
+  for (int c = 0; c < C; ++c) {
+    const uint32_t row = prog.output_rows[c];
+    resolve(row);
+    circuit.outputs.push_back(uint32_t(signal[row]));
+  }
+  return circuit;
+}
+
+CircuitProgram to_program(const Circuit& circuit) {
+  CircuitProgram out;
+  CellProgram& prog = out.program;
+  prog.channels = circuit.channels;
+  prog.num_rows = circuit.num_inputs() + uint32_t(circuit.gates.size());
+  for (size_t i = 0; i < circuit.gates.size(); ++i) {
+    const CircuitGate& g = circuit.gates[i];
+    prog.ops.push_back({g.a, g.b, circuit.num_inputs() + uint32_t(i), uint32_t(i)});
+    out.ops.push_back(g.op);
+  }
+  prog.output_rows = circuit.outputs;
+  return out;
+}
+
+std::vector<uint8_t> evaluate_cell(const Circuit& circuit, const std::vector<uint8_t>& inputs) {
+  std::vector<uint8_t> value(inputs.begin(), inputs.begin() + circuit.num_inputs());
+  for (const CircuitGate& g : circuit.gates)
+    value.push_back(hard_op_bit(g.op, value[g.a] != 0, value[g.b] != 0));
+  std::vector<uint8_t> next;
+  for (uint32_t s : circuit.outputs) next.push_back(value[s]);
+  return next;
+}
+
+}  // namespace dlca
