@@ -28,6 +28,9 @@ class AdamW {
   int64_t steps_taken() const { return t_; }
   const std::vector<float>& first_moment() const { return m_; }
   const std::vector<float>& second_moment() const { return v_; }
+  // Continues from a saved state (sizes must match; throws std::invalid_argument otherwise).
+  void restore(int64_t steps_taken, std::vector<float> first_moment,
+               std::vector<float> second_moment);
 
  private:
   AdamWSettings settings_;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "dlca/adamw.hpp"
 #include "dlca/backend.hpp"
@@ -26,6 +27,12 @@ class Trainer {
   const Model& model() const { return model_; }
   int64_t epoch() const { return epoch_; }
   const AdamW& optimizer() const { return optimizer_; }
+  // Every epoch run so far, including those before a restore.
+  const std::vector<EpochStats>& history() const { return history_; }
+  // Continues a run from a checkpoint: optimizer moments and step count, epoch, history. The
+  // data and mask streams are keyed by epoch, so the next epoch is the one the run would have had.
+  void restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
+               std::vector<float> second_moment, std::vector<EpochStats> history);
 
  private:
   Model model_;
@@ -34,6 +41,7 @@ class Trainer {
   AdamW optimizer_;
   uint64_t masks_key_;
   int64_t epoch_ = 0;
+  std::vector<EpochStats> history_;
   TaskBatch data_;
   jax::EpochKeys jax_rollout_keys_;  // the notebook's per-epoch rollout keys (async masks)
   std::vector<uint8_t> masks_;       // this epoch's async fire masks

@@ -1,7 +1,8 @@
 // Running a whole training for a command-line program: epochs with a live progress line (or plain
-// periodic lines when not on a terminal), the per-epoch CSV log, the final summary (printed and as
-// JSON), and the saved parameters. Ctrl-C stops after the current epoch and still writes
-// everything.
+// periodic lines when not on a terminal), the per-epoch CSV log, periodic checkpoints, the final
+// summary (printed and as JSON), and the saved checkpoint. Ctrl-C stops after the current epoch and
+// still writes everything. A trainer restored from a checkpoint continues where it stopped; the log
+// and summary then cover the whole run.
 #pragma once
 
 #include <cstdint>
@@ -18,11 +19,12 @@ namespace dlca {
 
 struct TrainingRunOptions {
   int64_t epochs = 0;
-  std::string log_path;      // CSV: epoch,soft_loss,hard_loss,active_gates,ms
-  std::string summary_path;  // JSON summary
-  std::string save_path;     // parameter file
-  int print_every = 100;     // plain-line period when not on a terminal
-  bool quiet = false;        // no progress output at all
+  std::string log_path;          // CSV: epoch,soft_loss,hard_loss,active_gates,ms
+  std::string summary_path;      // JSON summary
+  std::string save_path;         // model file (a checkpoint: it can be resumed)
+  int64_t checkpoint_every = 0;  // rewrite save_path every N epochs (0: only at the end)
+  int print_every = 100;         // plain-line period when not on a terminal
+  bool quiet = false;            // no progress output at all
   // Run on the final model before the summary is written; its keys are added to the summary JSON.
   // They are printed after the summary as "key value".
   std::function<nlohmann::json(const Model&)> evaluate;
@@ -35,7 +37,9 @@ struct TrainingSummary {
   double final_soft_loss = 0, final_hard_loss = 0;
   std::optional<int64_t> first_zero_epoch;  // first epoch whose hard loss was 0
   int active_gates = 0;                     // of the final parameters
-  double wall_seconds = 0;
+  std::string logits_checksum;              // logits_checksum() of the final parameters
+  int64_t resumed_from_epoch = 0;           // 0 unless the run continued a checkpoint
+  double wall_seconds = 0;                  // of this invocation
   double median_epoch_ms = 0;
   bool interrupted = false;
   // Hard circuit's op counts (argmax), perception (per kernel) and update separately.

@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    const dlca::Model model = dlca::load_params(model_path);
+    const dlca::Model model = dlca::load_model(model_path);
     if (!csv_path.empty()) dlca::check_writable(csv_path);
     dlca::EvaluationSettings s;
     const bool robustness = test == "robustness";

@@ -4,14 +4,31 @@
 
 #include <cstdio>
 #include <iostream>
+
+#include <fmt/format.h>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "dlca/config_json.hpp"
 #include "dlca/cpu_backend.hpp"
+#include "dlca/model_file.hpp"
 #include "dlca/training_run.hpp"
 
 namespace dlca::cli {
+
+// Throws unless the checkpoint's configuration equals this run's, apart from the epoch count.
+inline void require_same_config(const std::string& path, const ExperimentConfig& saved,
+                                const ExperimentConfig& requested) {
+  nlohmann::json a = config_to_json(saved), b = config_to_json(requested);
+  for (const auto& [key, value] : a.items())
+    if (key != "epochs" && b.value(key, nlohmann::json()) != value)
+      throw std::runtime_error(fmt::format(
+          "--resume {}: the checkpoint's {} is {} but this run's is {} (give the options of the "
+          "run that wrote it)",
+          path, key, value.dump(), b.value(key, nlohmann::json()).dump()));
+}
 
 struct TrainingCli {
   ExperimentConfig config;
@@ -19,6 +36,7 @@ struct TrainingCli {
   TrainingRunOptions run;
   bool keep_activations = false;
   std::string streams;
+  std::string resume_path;
 
   explicit TrainingCli(ExperimentConfig preset) : config(std::move(preset)) {
     streams = config.random_streams == RandomStreams::kJax ? "jax" : "dlca";
@@ -45,7 +63,13 @@ struct TrainingCli {
     app.add_option("--log", run.log_path,
                    "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms)");
     app.add_option("--save", run.save_path,
-                   "write the trained parameters and wiring (dlca-params JSON)");
+                   "write the model as a checkpoint (dlca-model JSON; --resume continues it)");
+    app.add_option("--checkpoint-every", run.checkpoint_every,
+                   "rewrite the --save file every N epochs, so a killed run loses at most N")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--resume", resume_path,
+                   "continue the checkpoint FILE until --epochs in total; give the options of the "
+                   "run that wrote it (its configuration must match)");
     app.add_option("--summary", run.summary_path, "write the final summary as JSON");
     app.add_flag("--keep-activations", keep_activations,
                  "store every step's activations instead of recomputing them (more memory)");
@@ -64,7 +88,15 @@ struct TrainingCli {
     backend.checkpointing = !keep_activations;
     run.epochs = config.epochs;
     try {
-      Model model = make_model(config);
+      if (run.checkpoint_every > 0 && run.save_path.empty())
+        throw std::runtime_error("--checkpoint-every: needs --save FILE to write to");
+      std::optional<ModelFile> resumed;
+      if (!resume_path.empty()) {
+        resumed = load_checkpoint(resume_path);
+        require_same_config(resume_path, resumed->model.config, config);
+      }
+      Model model = resumed ? std::move(resumed->model) : make_model(config);
+      model.config.epochs = config.epochs;
       const auto task = make_task(config);  // a Task, or a pointer to one
       const Task* task_ptr;
       if constexpr (requires { *task; })
@@ -73,6 +105,7 @@ struct TrainingCli {
         task_ptr = &task;
       CpuBackend cpu(backend);
       Trainer trainer(std::move(model), *task_ptr, cpu);
+      if (resumed) restore_training(trainer, std::move(*resumed->training));
       const auto summary = run_training(trainer, cpu.name(), run, std::cout);
       return summary.interrupted ? 130 : 0;
     } catch (const ConfigError& e) {

@@ -1,6 +1,7 @@
 // Validation of experiment configurations and the built-in checkerboard configuration.
 #include "dlca/config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -76,6 +77,15 @@ void validate(const ExperimentConfig& c) {
     reject("fire_rate", fmt::format("must be in (0, 1], got {}", c.fire_rate));
   if ((long long)c.height * c.width * c.batch > (1LL << 26))
     reject("height", "grid cells times batch exceed 2^26");
+
+  if (c.channels > 1024) reject("channels", fmt::format("at most 1024, got {}", c.channels));
+  if (c.kernels > 1024) reject("kernels", fmt::format("at most 1024, got {}", c.kernels));
+  long long gates = 0;  // bounded before anything is allocated for them
+  for (size_t i = 1; i < c.perception_layers.size(); ++i)
+    gates += (long long)c.kernels * std::max(c.perception_layers[i], 0);
+  for (size_t i = 1; i < c.update_layers.size(); ++i) gates += std::max(c.update_layers[i], 0);
+  if (gates > (1LL << 22))
+    reject("update_layers", fmt::format("the network has {} gates, more than 2^22", gates));
 
   if (c.perception_layers.size() < 2)
     reject("perception_layers", "needs an input width and at least one gate layer");

@@ -10,6 +10,15 @@ namespace dlca {
 AdamW::AdamW(size_t size, AdamWSettings settings)
     : settings_(settings), m_(size, 0.0f), v_(size, 0.0f) {}
 
+void AdamW::restore(int64_t steps_taken, std::vector<float> first_moment,
+                    std::vector<float> second_moment) {
+  if (first_moment.size() != m_.size() || second_moment.size() != v_.size() || steps_taken < 0)
+    throw std::invalid_argument("AdamW: restored state does not fit the parameters");
+  t_ = steps_taken;
+  m_ = std::move(first_moment);
+  v_ = std::move(second_moment);
+}
+
 void AdamW::step(std::vector<float>& params, const std::vector<float>& grad) {
   if (params.size() != m_.size() || grad.size() != m_.size())
     throw std::invalid_argument("AdamW: parameter and gradient sizes differ from the optimiser's");

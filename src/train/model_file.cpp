@@ -1,9 +1,10 @@
-// Saving and loading the "dlca-params" JSON file, with every field checked on load.
+// Writing and reading model files (see model_file.hpp): checksummed JSON, every field checked.
 #include "dlca/model_file.hpp"
 
 #include <cmath>
 
 #include <fmt/format.h>
+#include <zlib.h>
 #include <nlohmann/json.hpp>
 
 #include "dlca/atomic_file.hpp"
@@ -13,8 +14,17 @@ namespace dlca {
 
 namespace {
 
-constexpr const char* kFormat = "dlca-params";
-constexpr int kVersion = 1;
+constexpr const char* kFormat = "dlca-model";
+
+std::string crc32_text(const void* data, size_t bytes) {
+  const uLong crc = crc32(crc32(0L, Z_NULL, 0), static_cast<const Bytef*>(data), uInt(bytes));
+  return fmt::format("crc32:{:08x}", crc);
+}
+
+std::string checksum_of(const nlohmann::json& body) {
+  const std::string text = body.dump();
+  return crc32_text(text.data(), text.size());
+}
 
 nlohmann::json wiring_json(const std::vector<LayerWiring>& layers) {
   auto out = nlohmann::json::array();
@@ -30,67 +40,207 @@ std::vector<LayerWiring> wiring_from_json(const nlohmann::json& j, const std::ve
   std::vector<LayerWiring> layers;
   for (size_t l = 0; l < j.size(); ++l) {
     LayerWiring w;
-    w.a = j[l].at("a").get<std::vector<uint32_t>>();
-    w.b = j[l].at("b").get<std::vector<uint32_t>>();
-    if (w.a.size() != size_t(widths[l + 1]) || w.b.size() != size_t(widths[l + 1]))
-      throw std::runtime_error(
-          fmt::format("wiring.{}[{}]: expected {} gates", which, l, widths[l + 1]));
-    for (size_t g = 0; g < w.a.size(); ++g)
-      if (w.a[g] >= uint32_t(widths[l]) || w.b[g] >= uint32_t(widths[l]))
-        throw std::runtime_error(fmt::format("wiring.{}[{}]: input index out of range", which, l));
+    for (const char* side : {"a", "b"}) {
+      const auto& wires = j[l].at(side);
+      if (!wires.is_array() || wires.size() != size_t(widths[l + 1]))
+        throw std::runtime_error(
+            fmt::format("wiring.{}[{}].{}: expected {} inputs", which, l, side, widths[l + 1]));
+      auto& out = side[0] == 'a' ? w.a : w.b;
+      for (const auto& v : wires) {
+        if (!v.is_number_unsigned() || v.get<uint64_t>() >= uint64_t(widths[l]))
+          throw std::runtime_error(
+              fmt::format("wiring.{}[{}].{}: input index out of range", which, l, side));
+        out.push_back(v.get<uint32_t>());
+      }
+    }
     layers.push_back(std::move(w));
   }
   return layers;
 }
 
+// Finite numbers, exactly `count` of them.
+std::vector<double> numbers_from_json(const nlohmann::json& j, size_t count, const char* what) {
+  if (!j.is_array() || j.size() != count)
+    throw std::runtime_error(
+        fmt::format("{}: expected {} values, found {}", what, count, j.is_array() ? j.size() : 0));
+  std::vector<double> out;
+  out.reserve(count);
+  for (const auto& v : j) {
+    if (!v.is_number()) throw std::runtime_error(fmt::format("{}: contains a non-number", what));
+    out.push_back(v.get<double>());
+    if (!std::isfinite(out.back()))
+      throw std::runtime_error(fmt::format("{}: contains a non-finite value", what));
+  }
+  return out;
+}
+
+std::vector<float> floats_from_json(const nlohmann::json& j, size_t count, const char* what) {
+  std::vector<float> out;
+  out.reserve(count);
+  for (double d : numbers_from_json(j, count, what)) {
+    if (std::abs(d) > 3.4e38) throw std::runtime_error(fmt::format("{}: value out of range", what));
+    out.push_back(float(d));
+  }
+  return out;
+}
+
+template <typename T>
+T get_checked(const nlohmann::json& j, const char* key, T low, const char* what) {
+  const auto& v = j.at(key);
+  if (!v.is_number_integer() || v.get<int64_t>() < int64_t(low))
+    throw std::runtime_error(
+        fmt::format("{}.{}: must be an integer of at least {}", what, key, low));
+  return v.get<T>();
+}
+
+TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
+  TrainingState s;
+  s.epoch = get_checked<int64_t>(t, "epoch", 0, "training");
+  const auto& opt = t.at("optimizer");
+  s.optimizer_steps = get_checked<int64_t>(opt, "steps", 0, "training.optimizer");
+  if (s.optimizer_steps != s.epoch)
+    throw std::runtime_error("training: optimizer steps differ from the epoch count");
+  s.first_moment =
+      floats_from_json(opt.at("first_moment"), m.logits.size(), "training.optimizer.first_moment");
+  s.second_moment = floats_from_json(opt.at("second_moment"), m.logits.size(),
+                                     "training.optimizer.second_moment");
+  for (float v : s.second_moment)
+    if (v < 0) throw std::runtime_error("training.optimizer.second_moment: negative value");
+  const auto& random = t.at("random");
+  const std::string streams = random.at("streams").get<std::string>();
+  if (streams != (m.config.random_streams == RandomStreams::kJax ? "jax" : "dlca") ||
+      random.at("seed").get<uint64_t>() != m.config.seed ||
+      random.at("next_epoch").get<int64_t>() != s.epoch)
+    throw std::runtime_error("training.random: does not match the configuration and epoch");
+  const auto& h = t.at("history");
+  const size_t n = size_t(s.epoch);
+  const auto soft = numbers_from_json(h.at("soft_loss"), n, "training.history.soft_loss");
+  const auto hard = numbers_from_json(h.at("hard_loss"), n, "training.history.hard_loss");
+  const auto active = numbers_from_json(h.at("active_gates"), n, "training.history.active_gates");
+  const auto ms = numbers_from_json(h.at("ms"), n, "training.history.ms");
+  for (size_t e = 0; e < n; ++e)
+    s.history.push_back({int64_t(e), soft[e], hard[e], int(active[e]), ms[e]});
+  return s;
+}
+
+nlohmann::json training_json(const Model& m, const TrainingState& s) {
+  nlohmann::json soft = nlohmann::json::array(), hard = nlohmann::json::array(),
+                 active = nlohmann::json::array(), ms = nlohmann::json::array();
+  for (const EpochStats& e : s.history) {
+    soft.push_back(e.soft_loss);
+    hard.push_back(e.hard_loss);
+    active.push_back(e.active_gates);
+    ms.push_back(std::round(e.milliseconds * 1000) / 1000);
+  }
+  return {{"epoch", s.epoch},
+          {"optimizer",
+           {{"steps", s.optimizer_steps},
+            {"first_moment", s.first_moment},
+            {"second_moment", s.second_moment}}},
+          {"random",
+           {{"streams", m.config.random_streams == RandomStreams::kJax ? "jax" : "dlca"},
+            {"seed", m.config.seed},
+            {"next_epoch", s.epoch}}},
+          {"history",
+           {{"soft_loss", soft}, {"hard_loss", hard}, {"active_gates", active}, {"ms", ms}}}};
+}
+
 }  // namespace
 
-std::string params_to_json(const Model& m) {
+std::string model_file_text(const Model& m, const TrainingState* training) {
   nlohmann::json j = {
       {"format", kFormat},
-      {"version", kVersion},
+      {"version", kModelFileVersion},
+      {"kind", training ? "checkpoint" : "model"},
       {"config", config_to_json(m.config)},
       {"wiring",
        {{"perception", wiring_json(m.perception_wiring)},
         {"update", wiring_json(m.update_wiring)}}},
       {"logits", m.logits},
   };
-  return j.dump() + "\n";
+  if (training) j["training"] = training_json(m, *training);
+  return seal_model_file(std::move(j));
 }
 
-void save_params(const Model& model, const std::string& path) {
-  write_file_atomically(path, params_to_json(model));
+std::string seal_model_file(nlohmann::json body) {
+  body["checksum"] = checksum_of(body);
+  return body.dump() + "\n";
 }
 
-Model load_params(const std::string& path) {
+void save_model_file(const std::string& path, const Model& model, const TrainingState* training) {
+  write_file_atomically(path, model_file_text(model, training));
+}
+
+ModelFile load_model_file(const std::string& path) {
   const std::string text = read_file(path);
   try {
-    const auto j = nlohmann::json::parse(text);
-    if (!j.is_object() || j.value("format", "") != kFormat)
-      throw std::runtime_error(fmt::format("not a {} file", kFormat));
-    if (j.value("version", -1) != kVersion)
-      throw std::runtime_error(fmt::format("unsupported version {} (this build reads {})",
-                                           j.value("version", -1), kVersion));
-    Model m;
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error&) {
+      throw std::runtime_error(text.empty() ? "empty file"
+                                            : "truncated or not JSON (not a dlca model file)");
+    }
+    if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
+      throw std::runtime_error(
+          fmt::format("not a dlca model file (no \"format\": \"{}\")", kFormat));
+    if (!j.contains("version") || !j["version"].is_number_integer() ||
+        j["version"] != kModelFileVersion)
+      throw std::runtime_error(fmt::format("unsupported version {} (this build reads version {})",
+                                           j.value("version", nlohmann::json()).dump(),
+                                           kModelFileVersion));
+    const std::string kind = j.value("kind", "");
+    if (kind != "model" && kind != "checkpoint")
+      throw std::runtime_error(
+          fmt::format("unknown kind '{}' (expected 'model' or 'checkpoint')", kind));
+    if (!j.contains("checksum") || !j["checksum"].is_string())
+      throw std::runtime_error("no checksum");
+    const std::string stored = j["checksum"].get<std::string>();
+    j.erase("checksum");
+    if (stored != checksum_of(j))
+      throw std::runtime_error("checksum mismatch: the file is corrupted or was edited");
+    ModelFile out;
+    Model& m = out.model;
     m.config = config_from_json(j.at("config"));
     build_layout(m);
     m.perception_wiring =
         wiring_from_json(j.at("wiring").at("perception"), m.config.perception_layers, "perception");
     m.update_wiring =
         wiring_from_json(j.at("wiring").at("update"), m.config.update_layers, "update");
-    const auto logits = j.at("logits").get<std::vector<float>>();
-    if (logits.size() != m.logits.size())
-      throw std::runtime_error(
-          fmt::format("logits: expected {} values, found {}", m.logits.size(), logits.size()));
-    for (float v : logits)
-      if (!std::isfinite(v)) throw std::runtime_error("logits: contains a non-finite value");
-    m.logits = logits;
-    return m;
+    m.logits = floats_from_json(j.at("logits"), m.logits.size(), "logits");
+    if (kind == "checkpoint") out.training = training_from_json(j.at("training"), m);
+    return out;
+  } catch (const ConfigError& e) {
+    throw FileError(path + ": config: " + e.what());
   } catch (const nlohmann::json::exception& e) {
     throw FileError(path + ": malformed (" + e.what() + ")");
   } catch (const std::exception& e) {
     throw FileError(path + ": " + e.what());
   }
+}
+
+TrainingState training_state_of(const Trainer& trainer) {
+  return {trainer.epoch(), trainer.optimizer().steps_taken(), trainer.optimizer().first_moment(),
+          trainer.optimizer().second_moment(), trainer.history()};
+}
+
+void restore_training(Trainer& trainer, TrainingState state) {
+  trainer.restore(state.epoch, state.optimizer_steps, std::move(state.first_moment),
+                  std::move(state.second_moment), std::move(state.history));
+}
+
+std::string logits_checksum(const std::vector<float>& logits) {
+  return crc32_text(logits.data(), logits.size() * sizeof(float));
+}
+
+Model load_model(const std::string& path) { return load_model_file(path).model; }
+
+ModelFile load_checkpoint(const std::string& path) {
+  ModelFile file = load_model_file(path);
+  if (!file.training)
+    throw FileError(path +
+                    ": a model file without training state (kind 'model'), not a checkpoint");
+  return file;
 }
 
 }  // namespace dlca

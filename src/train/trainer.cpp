@@ -15,6 +15,15 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
       masks_key_(SeedKeys(model_.config.seed).masks),
       jax_rollout_keys_(jax::split(jax::prng_key(uint32_t(model_.config.seed)))[0]) {}
 
+void Trainer::restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
+                      std::vector<float> second_moment, std::vector<EpochStats> history) {
+  if (epoch < 0 || history.size() != size_t(epoch))
+    throw std::invalid_argument("Trainer::restore: history does not match the epoch");
+  optimizer_.restore(optimizer_steps, std::move(first_moment), std::move(second_moment));
+  epoch_ = epoch;
+  history_ = std::move(history);
+}
+
 EpochStats Trainer::run_epoch() {
   const auto start = std::chrono::steady_clock::now();
   task_.make_batch(uint64_t(epoch_), data_);
@@ -37,6 +46,7 @@ EpochStats Trainer::run_epoch() {
   ++epoch_;
   stats.milliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  history_.push_back(stats);
   return stats;
 }
 

@@ -44,6 +44,8 @@ nlohmann::json TrainingSummary::to_json() const {
                       {"first_zero_epoch", first_zero_epoch ? nlohmann::json(*first_zero_epoch)
                                                             : nlohmann::json(nullptr)},
                       {"active_gates", active_gates},
+                      {"logits_checksum", logits_checksum},
+                      {"resumed_from_epoch", resumed_from_epoch},
                       {"wall_seconds", wall_seconds},
                       {"median_epoch_ms", median_epoch_ms},
                       {"interrupted", interrupted},
@@ -84,21 +86,26 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
   TrainingSummary summary;
   summary.experiment = trainer.model().config.name;
   summary.backend = backend_name;
-  std::string csv = "epoch,soft_loss,hard_loss,active_gates,ms\n";
-  std::vector<double> epoch_ms;
+  summary.resumed_from_epoch = trainer.epoch();
+  const auto csv = [&] {
+    std::string text = "epoch,soft_loss,hard_loss,active_gates,ms\n";
+    for (const EpochStats& e : trainer.history())
+      text += fmt::format("{},{:.9g},{:.9g},{},{:.3f}\n", e.epoch, e.soft_loss, e.hard_loss,
+                          e.active_gates, e.milliseconds);
+    return text;
+  };
+  const auto save = [&] {
+    const TrainingState state = training_state_of(trainer);
+    save_model_file(options.save_path, trainer.model(), &state);
+  };
   double last_draw = -1, last_log_write = 0;
-  EpochStats stats;
   while (trainer.epoch() < options.epochs && !g_stop_requested) {
-    stats = trainer.run_epoch();
-    epoch_ms.push_back(stats.milliseconds);
-    if (stats.hard_loss == 0 && !summary.first_zero_epoch) summary.first_zero_epoch = stats.epoch;
-    csv += fmt::format("{},{:.9g},{:.9g},{},{:.3f}\n", stats.epoch, stats.soft_loss,
-                       stats.hard_loss, stats.active_gates, stats.milliseconds);
+    const EpochStats stats = trainer.run_epoch();
     const double now = elapsed();
     const int64_t done = trainer.epoch();
     if (live && (now - last_draw > 0.1 || done == options.epochs)) {
       last_draw = now;
-      const double per_epoch = now / double(done);
+      const double per_epoch = now / double(done - summary.resumed_from_epoch);
       std::fprintf(stderr,
                    "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f  %.1f ms/epoch  ETA %s",
                    summary.experiment.c_str(), (long long)done, (long long)options.epochs,
@@ -114,18 +121,30 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
     }
     if (!options.log_path.empty() &&
         now - last_log_write > 5.0) {  // keep the log current on long runs
-      write_file_atomically(options.log_path, csv);
+      write_file_atomically(options.log_path, csv());
       last_log_write = now;
     }
+    if (!options.save_path.empty() && options.checkpoint_every > 0 &&
+        done % options.checkpoint_every == 0 && done < options.epochs)
+      save();
   }
   if (live) std::fprintf(stderr, "\n");
   std::signal(SIGINT, previous_handler);
 
+  const std::vector<EpochStats>& history = trainer.history();
+  std::vector<double> epoch_ms;
+  for (const EpochStats& e : history) {
+    if (e.hard_loss == 0 && !summary.first_zero_epoch) summary.first_zero_epoch = e.epoch;
+    if (e.epoch >= summary.resumed_from_epoch) epoch_ms.push_back(e.milliseconds);
+  }
   summary.interrupted = trainer.epoch() < options.epochs;
   summary.epochs = trainer.epoch();
-  summary.final_soft_loss = stats.soft_loss;
-  summary.final_hard_loss = stats.hard_loss;
+  if (!history.empty()) {
+    summary.final_soft_loss = history.back().soft_loss;
+    summary.final_hard_loss = history.back().hard_loss;
+  }
   summary.active_gates = active_gate_count(trainer.model().logits);
+  summary.logits_checksum = dlca::logits_checksum(trainer.model().logits);
   summary.wall_seconds = elapsed();
   summary.median_epoch_ms = median(epoch_ms);
   const Model& model = trainer.model();
@@ -137,13 +156,17 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                                         : summary.update_op_counts)[ops[g]];
   if (options.evaluate) summary.extra = options.evaluate(model);
 
-  if (!options.log_path.empty()) write_file_atomically(options.log_path, csv);
-  if (!options.save_path.empty()) save_params(trainer.model(), options.save_path);
+  if (!options.log_path.empty()) write_file_atomically(options.log_path, csv());
+  if (!options.save_path.empty()) save();
   if (!options.summary_path.empty())
     write_file_atomically(options.summary_path, summary.to_json().dump(2) + "\n");
 
-  out << fmt::format("{} on {}: {} epochs{} in {} ({:.2f} ms/epoch median)\n", summary.experiment,
-                     summary.backend, summary.epochs, summary.interrupted ? " (interrupted)" : "",
+  out << fmt::format("{} on {}: {} epochs{}{} in {} ({:.2f} ms/epoch median)\n", summary.experiment,
+                     summary.backend, summary.epochs,
+                     summary.resumed_from_epoch > 0
+                         ? fmt::format(" (resumed at epoch {})", summary.resumed_from_epoch)
+                         : "",
+                     summary.interrupted ? " (interrupted)" : "",
                      format_seconds(summary.wall_seconds), summary.median_epoch_ms);
   out << fmt::format("final soft loss {:.6g}, hard loss {:.0f}\n", summary.final_soft_loss,
                      summary.final_hard_loss);
@@ -151,6 +174,7 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
               ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
               : std::string("hard loss never reached 0\n"));
   out << fmt::format("active gates {}\n", summary.active_gates);
+  out << fmt::format("parameters {}\n", summary.logits_checksum);
   out << fmt::format("  perception: {}\n", histogram_line(summary.perception_op_counts));
   out << fmt::format("  update:     {}\n", histogram_line(summary.update_op_counts));
   for (const auto& [key, value] : summary.extra.items()) out << key << " " << value.dump() << "\n";
