@@ -19,6 +19,7 @@
 #include "dlca/circuit_export.hpp"
 #include "dlca/hard_rollout.hpp"
 #include "dlca/random.hpp"
+#include "test_helpers.hpp"
 
 namespace dlca::testing {
 
@@ -38,12 +39,6 @@ struct ScratchDir {
 
 inline int run_command(const std::string& command) {
   return std::system((command + " 2>&1").c_str());
-}
-
-inline std::vector<uint8_t> random_bits(size_t n, uint64_t key) {
-  std::vector<uint8_t> bits(n);
-  for (size_t i = 0; i < n; ++i) bits[i] = uniform01(key, i) < 0.5f;
-  return bits;
 }
 
 #ifdef DLCA_C_COMPILER

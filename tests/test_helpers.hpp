@@ -80,6 +80,12 @@ inline ExperimentConfig small_checkerboard() {
   return c;
 }
 
+inline std::vector<uint8_t> random_bits(size_t n, uint64_t key) {
+  std::vector<uint8_t> bits(n);
+  for (size_t i = 0; i < n; ++i) bits[i] = uniform01(key, i) < 0.5f;
+  return bits;
+}
+
 inline std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
 
 inline double max_abs(const std::vector<double>& v) {

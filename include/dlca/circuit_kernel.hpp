@@ -1,0 +1,29 @@
+// Ways to evaluate a hard circuit over bit-packed words (the contract of circuit_to_c: patch[9C]
+// planes in, next[C] planes out): an interpreter of the gate list, and the circuit's C export
+// compiled at run time with the system C compiler for this CPU (-O3 -march=native) and loaded with
+// dlopen, which keeps the gates' values in SIMD registers (several times faster).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "dlca/circuit.hpp"
+
+namespace dlca {
+
+class CircuitKernel {
+ public:
+  virtual ~CircuitKernel() = default;
+  // Thread-safe; `words` may be anything.
+  virtual void run(const uint64_t* const* patch, uint64_t* const* next, size_t words) const = 0;
+  virtual std::string name() const = 0;
+};
+
+std::unique_ptr<CircuitKernel> interpreted_kernel(const Circuit& circuit);
+// Throws std::runtime_error (with the compiler's first error line) if no C compiler works. The
+// compiler is $CC, else cc.
+std::unique_ptr<CircuitKernel> compiled_kernel(const Circuit& circuit);
+
+}  // namespace dlca
