@@ -52,26 +52,36 @@ void BitGrid::run_step(const double* fire_rate, uint64_t key) {
     uint64_t* next[1024];
     for (int c = 0; c < C; ++c) {
       uint64_t* left = &shifted[(size_t(c) * 3 + 0) * (band_rows_ + 2) * RW];  // cell x-1
-      uint64_t* middle = left + (band_rows_ + 2) * RW;
-      uint64_t* right = middle + (band_rows_ + 2) * RW;  // cell x+1
+      uint64_t* middle_copy = left + (band_rows_ + 2) * RW;
+      uint64_t* right = middle_copy + (band_rows_ + 2) * RW;  // cell x+1
+      // Bands away from the top and bottom edges read the unshifted rows in place.
+      const bool interior = y0 >= 1 && y0 + rows + 1 <= size_t(height_);
+      const uint64_t* middle = interior ? plane(c) + (y0 - 1) * RW : middle_copy;
       for (size_t r = 0; r < rows + 2; ++r) {
         const int64_t y = int64_t(y0 + r) - 1;
-        uint64_t* m = middle + r * RW;
+        uint64_t* m_copy = middle_copy + r * RW;
+        const uint64_t* m = middle + r * RW;
         if (y < 0 || y >= height_) {
           if (!periodic_) {
-            std::fill_n(m, RW, 0);
+            std::fill_n(m_copy, RW, 0);
             std::fill_n(left + r * RW, RW, 0);
             std::fill_n(right + r * RW, RW, 0);
             continue;
           }
         }
-        const int64_t wrapped = (y + height_) % height_;
-        std::copy_n(plane(c) + size_t(wrapped) * RW, RW, m);
+        if (!interior) std::copy_n(plane(c) + size_t((y + height_) % height_) * RW, RW, m_copy);
         uint64_t* l = left + r * RW;
         uint64_t* rt = right + r * RW;
-        for (size_t w = 0; w < RW; ++w) {
-          l[w] = (m[w] << 1) | (w > 0 ? m[w - 1] >> 63 : 0);
-          rt[w] = (m[w] >> 1) | (w + 1 < RW ? m[w + 1] << 63 : 0);
+        // Branch-free interior (vectorised by the compiler), then the first and last word.
+        for (size_t w = 1; w + 1 < RW; ++w) {
+          l[w] = (m[w] << 1) | (m[w - 1] >> 63);
+          rt[w] = (m[w] >> 1) | (m[w + 1] << 63);
+        }
+        l[0] = m[0] << 1;
+        rt[RW - 1] = m[RW - 1] >> 1;
+        if (RW > 1) {
+          l[RW - 1] = (m[RW - 1] << 1) | (m[RW - 2] >> 63);
+          rt[0] = (m[0] >> 1) | (m[1] << 63);
         }
         const int last = width_ - 1;
         const uint64_t first_bit = m[0] & 1, last_bit = (m[size_t(last) / 64] >> (last % 64)) & 1;

@@ -1,0 +1,38 @@
+// Pictures written by the command-line programs: PNG files (stb_image_write) and animated GIFs
+// (giflib), both written to a temporary file and renamed, so a failure never leaves half a file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dlca {
+
+// An 8-bit RGB picture, row-major.
+struct RgbImage {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgb;  // (y * width + x) * 3 + k
+};
+
+void write_png(const std::string& path, const RgbImage& image);  // throws FileError
+
+// Frames added one at a time; every frame has the first frame's size. Colours beyond the first
+// 256 distinct ones are refused.
+class GifWriter {
+ public:
+  GifWriter(std::string path, int delay_ms);
+  ~GifWriter();
+  void add_frame(const RgbImage& frame);
+  void finish();  // writes the file; throws FileError
+ private:
+  std::string path_;
+  int delay_ms_;
+  std::vector<RgbImage> frames_;
+};
+
+// Cell states drawn as pictures: channel 0 as black (1) on white, or channels 0..2 as RGB (the
+// 8-colour targets); each cell `zoom` x `zoom` pixels.
+RgbImage render_cells(const std::vector<uint8_t>& state, int channels, int height, int width,
+                      bool rgb, int zoom);
+
+}  // namespace dlca

@@ -1,0 +1,58 @@
+// dlca_export: turns a trained model (pruned to its hard circuit, SPEC §8.2) or a DigitalJS
+// circuit into DigitalJS JSON, C source and Verilog, and reports the gate counts.
+#include <cstdio>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/circuit_export.hpp"
+#include "dlca/digitaljs.hpp"
+#include "dlca/model_file.hpp"
+
+int main(int argc, char** argv) {
+  std::string model_path, circuit_path, digitaljs_path, c_path, verilog_path, name;
+  CLI::App app{
+      "Export the hard circuit of a DiffLogic CA: DigitalJS (the paper's viewer), C (a function "
+      "over bit-packed words) and Verilog (a cell module and a grid wrapper)."};
+  auto* model = app.add_option("--model", model_path, "model file written by --save");
+  app.add_option("--circuit", circuit_path, "DigitalJS circuit (.json)")->excludes(model);
+  app.add_option("--digitaljs", digitaljs_path, "write the pruned circuit as DigitalJS JSON");
+  app.add_option("--c", c_path, "write C source");
+  app.add_option("--verilog", verilog_path, "write Verilog");
+  app.add_option("--name", name, "function / module name (default: the experiment's name)");
+  CLI11_PARSE(app, argc, argv);
+  if (model_path.empty() && circuit_path.empty()) {
+    std::fprintf(stderr, "dlca_export: give --model FILE or --circuit FILE.json\n");
+    return 2;
+  }
+  try {
+    for (const std::string* path : {&digitaljs_path, &c_path, &verilog_path})
+      if (!path->empty()) dlca::check_writable(*path);
+    dlca::Circuit circuit;
+    if (!model_path.empty()) {
+      const dlca::Model m = dlca::load_model(model_path);
+      circuit = dlca::prune(m);
+      if (name.empty()) name = m.config.name;
+      std::cout << fmt::format("active gates (SPEC 8.1): {}\n", dlca::active_gate_count(m.logits));
+    } else {
+      circuit = dlca::load_digitaljs(circuit_path);
+      if (name.empty()) name = "circuit";
+    }
+    name = dlca::identifier_from(name);
+    std::cout << fmt::format(
+        "pruned circuit: {} gates, {} channels, {} inputs used\n", circuit.gates.size(),
+        circuit.channels,
+        std::count(circuit.used_inputs().begin(), circuit.used_inputs().end(), true));
+    if (!digitaljs_path.empty())
+      dlca::write_file_atomically(digitaljs_path, dlca::circuit_to_digitaljs(circuit));
+    if (!c_path.empty()) dlca::write_file_atomically(c_path, dlca::circuit_to_c(circuit, name));
+    if (!verilog_path.empty())
+      dlca::write_file_atomically(verilog_path, dlca::circuit_to_verilog(circuit, name));
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dlca_export: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,277 @@
+// dlca_run: runs a hard circuit (a trained model file, pruned, or a DigitalJS circuit) on grids of
+// any size with the bit-parallel simulator: synchronous or asynchronous, periodic or zero boundary,
+// random / seed / PNG initial state, damage, and outputs as PNG, animated GIF and a CSV of the
+// error per step against a target.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include <fmt/format.h>
+#include <tbb/global_control.h>
+#include <CLI/CLI.hpp>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/bit_grid.hpp"
+#include "dlca/circuit_kernel.hpp"
+#include "dlca/digitaljs.hpp"
+#include "dlca/image_output.hpp"
+#include "dlca/image_target.hpp"
+#include "dlca/model_file.hpp"
+#include "dlca/random.hpp"
+
+namespace {
+
+using namespace dlca;
+
+struct Options {
+  std::string model_path, circuit_path;
+  int size = 0, width = 0, height = 0, steps = 100, threads = 0;
+  std::string boundary = "auto", init = "random", engine = "auto", target;
+  bool async = false, rgb = false, colour = false, time = false, quiet = false;
+  double fire_rate = 0.6;
+  uint64_t seed = 1;
+  int damage_block = 0, damage_steps = 0, damage_random = 0;
+  std::string png_path, gif_path, csv_path;
+  int gif_every = 1, zoom = 0;
+};
+
+// The grid's channels as bytes [C][H][W].
+std::vector<uint8_t> grid_bytes(const BitGrid& grid) {
+  std::vector<uint8_t> out;
+  out.reserve(size_t(grid.channels()) * grid.height() * grid.width());
+  for (int c = 0; c < grid.channels(); ++c)
+    for (int y = 0; y < grid.height(); ++y)
+      for (int x = 0; x < grid.width(); ++x) out.push_back(grid.get(c, y, x));
+  return out;
+}
+
+// Bit planes [k][H][W] of a PNG: mono (channel 0) or the 8-colour rules (channels 0..2).
+std::vector<uint8_t> png_planes(const std::string& path, int height, int width, bool colour) {
+  const Image image = resize_area(load_png(path), width, height);
+  return colour ? binarize_8colour(image) : binarize_mono(image, 0.5f);
+}
+
+int run(const Options& o) {
+  // The circuit.
+  Circuit circuit;
+  std::optional<ExperimentConfig> config;
+  if (!o.model_path.empty()) {
+    const Model model = load_model(o.model_path);
+    config = model.config;
+    circuit = prune(model);
+  } else {
+    circuit = load_digitaljs(o.circuit_path);
+  }
+  const int C = circuit.channels;
+  const int height = o.height ? o.height : o.size ? o.size : config ? config->height : 64;
+  const int width = o.width ? o.width : o.size ? o.size : config ? config->width : 64;
+  const bool periodic =
+      o.boundary == "auto" ? (config ? config->periodic : true) : o.boundary == "periodic";
+  tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
+                              o.threads > 0 ? size_t(o.threads)
+                                            : tbb::global_control::active_value(
+                                                  tbb::global_control::max_allowed_parallelism));
+
+  std::unique_ptr<CircuitKernel> kernel;
+  if (o.engine != "interpreted") {
+    try {
+      kernel = compiled_kernel(circuit);
+    } catch (const std::exception& e) {
+      if (o.engine == "compiled")
+        throw std::runtime_error(std::string("--engine compiled: ") + e.what());
+      std::fprintf(stderr, "dlca_run: %s; using the interpreter\n", e.what());
+    }
+  }
+  if (!kernel) kernel = interpreted_kernel(circuit);
+
+  // Outputs are checked before any work is done.
+  for (const std::string* path : {&o.png_path, &o.gif_path, &o.csv_path})
+    if (!path->empty()) check_writable(*path);
+  const int zoom = o.zoom ? o.zoom : std::max(1, 256 / std::max(height, width));
+  if (!o.gif_path.empty() && std::max(height, width) * zoom > 2048)
+    throw std::runtime_error(fmt::format(
+        "--gif: a {}x{} grid at zoom {} is more than 2048 pixels wide; use --png or a smaller grid",
+        width, height, zoom));
+
+  BitGrid grid(circuit, *kernel, height, width, periodic);
+  if (o.init == "random") {
+    for (int c = 0; c < C; ++c)
+      for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+          grid.set(c, y, x,
+                   uniform01(derive_key(o.seed, 1), (size_t(c) * height + y) * width + x) < 0.5f);
+  } else if (o.init == "seed") {
+    for (int c = 0; c < C; ++c) grid.set(c, height / 2, width / 2, true);
+  } else {
+    const auto planes = png_planes(o.init, height, width, o.colour);
+    const int count = int(planes.size() / (size_t(height) * width));
+    if (count > C)
+      throw std::runtime_error(
+          fmt::format("--init {}: needs {} channels, the circuit has {}", o.init, count, C));
+    for (int c = 0; c < count; ++c)
+      for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+          grid.set(c, y, x, planes[(size_t(c) * height + y) * width + x]);
+  }
+
+  // The target for the error CSV: explicit, or the checkerboard for checkerboard models.
+  std::string target = o.target;
+  if (target.empty() && config && config->name.find("checkerboard") != std::string::npos)
+    target = "checkerboard";
+  if (!o.csv_path.empty() && target.empty())
+    throw std::runtime_error("--csv: needs --target checkerboard|FILE.png for the error");
+  std::vector<std::vector<uint64_t>> target_planes;  // per loss channel, BitGrid's layout
+  if (!target.empty()) {
+    std::vector<uint8_t> planes;
+    if (target == "checkerboard") {
+      for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) planes.push_back(uint8_t((y / 2 + x / 2) % 2));
+    } else {
+      planes = png_planes(target, height, width, o.colour);
+    }
+    const int count = int(planes.size() / (size_t(height) * width));
+    if (count > C)
+      throw std::runtime_error(
+          fmt::format("--target {}: needs {} channels, the circuit has {}", target, count, C));
+    for (int c = 0; c < count; ++c) {
+      std::vector<uint64_t> bits(grid.plane_words(), 0);
+      for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+          if (planes[(size_t(c) * height + y) * width + x])
+            bits[size_t(y) * grid.row_words() + size_t(x) / 64] |= uint64_t{1} << (x % 64);
+      target_planes.push_back(std::move(bits));
+    }
+  }
+  const auto error = [&] {
+    uint64_t e = 0;
+    for (size_t c = 0; c < target_planes.size(); ++c)
+      e += grid.differences(int(c), target_planes[c]);
+    return e;
+  };
+
+  std::optional<GifWriter> gif;
+  if (!o.gif_path.empty()) {
+    gif.emplace(o.gif_path, 100);
+    gif->add_frame(render_cells(grid_bytes(grid), C, height, width, o.rgb, zoom));
+  }
+  std::string csv = target.empty() ? "step,alive\n" : "step,error,alive\n";
+  const auto log_step = [&](int step) {
+    csv += target.empty() ? fmt::format("{},{}\n", step, grid.count(0))
+                          : fmt::format("{},{},{}\n", step, error(), grid.count(0));
+  };
+  log_step(0);
+  double step_seconds = 0;
+  for (int s = 0; s < o.steps; ++s) {
+    const auto start = std::chrono::steady_clock::now();
+    if (o.async)
+      grid.step_async(o.fire_rate, derive_key(o.seed, 1000 + uint64_t(s)));
+    else
+      grid.step();
+    if (o.damage_block > 0 && (o.damage_steps == 0 || s < o.damage_steps))
+      grid.zero_rectangle((height - o.damage_block) / 2, (width - o.damage_block) / 2,
+                          o.damage_block, o.damage_block);
+    if (o.damage_random > 0) {
+      Rng rng(derive_key(o.seed, 5000000 + uint64_t(s)));
+      grid.zero_rectangle(int(rng.below(uint64_t(std::max(1, height - o.damage_random + 1)))),
+                          int(rng.below(uint64_t(std::max(1, width - o.damage_random + 1)))),
+                          o.damage_random, o.damage_random);
+    }
+    step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!o.csv_path.empty()) log_step(s + 1);
+    if (gif && ((s + 1) % o.gif_every == 0 || s + 1 == o.steps))
+      gif->add_frame(render_cells(grid_bytes(grid), C, height, width, o.rgb, zoom));
+  }
+
+  if (!o.csv_path.empty()) write_file_atomically(o.csv_path, csv);
+  if (gif) gif->finish();
+  if (!o.png_path.empty())
+    write_png(o.png_path, render_cells(grid_bytes(grid), C, height, width, o.rgb, 1));
+  if (!o.quiet) {
+    std::cout << fmt::format("circuit: {} gates, {} channels ({} kernel)\n", circuit.gates.size(),
+                             C, kernel->name());
+    std::cout << fmt::format(
+        "grid {}x{} {}, {} {} steps{}\n", width, height, periodic ? "periodic" : "zero boundary",
+        o.steps, o.async ? fmt::format("asynchronous (fire rate {})", o.fire_rate) : "synchronous",
+        o.damage_block || o.damage_random ? ", with damage" : "");
+    std::cout << fmt::format("alive in channel 0 after the last step: {}\n", grid.count(0));
+    if (!target.empty()) std::cout << fmt::format("error against {}: {}\n", target, error());
+  }
+  if (o.time) {
+    const double us = 1e6 * step_seconds / std::max(1, o.steps);
+    std::cout << fmt::format("time: {:.2f} us/step, {:.3g} cell-steps/s\n", us,
+                             double(width) * height / (us * 1e-6));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Run a hard DiffLogic CA circuit on a grid of any size (bit-parallel simulator)."};
+  auto* model = app.add_option("--model", o.model_path, "model file (pruned to its hard circuit)");
+  auto* circuit = app.add_option("--circuit", o.circuit_path, "DigitalJS circuit (.json)");
+  model->excludes(circuit);
+  app.add_option("--size", o.size, "grid side (default: the model's training grid, else 64)")
+      ->check(CLI::Range(1, 65536));
+  app.add_option("--width", o.width, "grid width")->check(CLI::Range(1, 65536));
+  app.add_option("--height", o.height, "grid height")->check(CLI::Range(1, 65536));
+  app.add_option("--steps", o.steps, "steps to run")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag_callback(
+      "--periodic", [&] { o.boundary = "periodic"; }, "wrap the edges (torus)");
+  app.add_flag_callback(
+      "--zero-boundary", [&] { o.boundary = "zero"; },
+      "cells beyond the edges read 0 (default: as the model was trained; "
+      "periodic for circuits)");
+  app.add_flag("--async", o.async, "asynchronous steps: each cell fires with --fire-rate");
+  app.add_option("--fire-rate", o.fire_rate, "probability a cell updates in an async step")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--seed", o.seed, "seed for the random state, masks and damage")
+      ->capture_default_str();
+  app.add_option("--threads", o.threads, "worker threads (0 = all cores)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--init", o.init, "initial state: random, seed (centre cell on) or FILE.png")
+      ->capture_default_str();
+  app.add_flag("--colour", o.colour,
+               "read PNGs (--init, --target) as 3 channels with the 8-colour rules");
+  app.add_option("--target", o.target,
+                 "checkerboard or FILE.png: the error in --csv is against it");
+  app.add_option("--damage-block", o.damage_block,
+                 "zero a centred N x N block after every step (or the first --damage-steps)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--damage-steps", o.damage_steps, "damage only after the first N steps")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--damage-random", o.damage_random,
+                 "zero a random N x N square after every step (SPEC robustness protocol: 10)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--png", o.png_path, "write the final state as PNG (one pixel per cell)");
+  app.add_option("--gif", o.gif_path, "write an animated GIF of the run");
+  app.add_option("--gif-every", o.gif_every, "steps between GIF frames")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--zoom", o.zoom, "GIF pixels per cell (default: up to 256 pixels wide)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--rgb", o.rgb, "draw channels 0..2 as colours instead of channel 0 in black");
+  app.add_option("--csv", o.csv_path, "write step,error,alive per step");
+  app.add_flag("--time", o.time, "print the wall time per step, excluding start-up");
+  app.add_option("--engine", o.engine,
+                 "compiled (the circuit's C, built for this CPU), interpreted, or auto")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "compiled", "interpreted"}));
+  app.add_flag("--quiet", o.quiet, "print only --time");
+  CLI11_PARSE(app, argc, argv);
+  if (o.model_path.empty() && o.circuit_path.empty()) {
+    std::fprintf(stderr, "dlca_run: give --model FILE or --circuit FILE.json\n");
+    return 2;
+  }
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dlca_run: %s\n", e.what());
+    return 1;
+  }
+}
