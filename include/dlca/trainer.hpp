@@ -25,6 +25,7 @@ class Trainer {
   Trainer(Model model, const Task& task, Backend& backend);
   EpochStats run_epoch();
   const Model& model() const { return model_; }
+  const Task& task() const { return task_; }
   int64_t epoch() const { return epoch_; }
   const AdamW& optimizer() const { return optimizer_; }
   // Every epoch run so far, including those before a restore.

@@ -19,9 +19,11 @@ namespace dlca {
 
 struct TrainingRunOptions {
   int64_t epochs = 0;
-  std::string log_path;          // CSV: epoch,soft_loss,hard_loss,active_gates,ms
-  std::string summary_path;      // JSON summary
-  std::string save_path;         // model file (a checkpoint: it can be resumed)
+  std::string log_path;        // CSV: epoch,soft_loss,hard_loss,active_gates,ms; loss SVG beside it
+  std::string gif_path;        // rollout GIF of the trained hard rule
+  std::string histogram_path;  // per-op gate histogram, SVG
+  std::string summary_path;    // JSON summary
+  std::string save_path;       // model file (a checkpoint: it can be resumed)
   int64_t checkpoint_every = 0;  // rewrite save_path every N epochs (0: only at the end)
   int print_every = 100;         // plain-line period when not on a terminal
   bool quiet = false;            // no progress output at all

@@ -61,7 +61,8 @@ struct TrainingCli {
         ->capture_default_str()
         ->check(CLI::IsMember({"dlca", "jax"}));
     app.add_option("--log", run.log_path,
-                   "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms)");
+                   "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms) and "
+                   "its loss curves as SVG beside it");
     app.add_option("--save", run.save_path,
                    "write the model as a checkpoint (dlca-model JSON; --resume continues it)");
     app.add_option("--checkpoint-every", run.checkpoint_every,
@@ -71,6 +72,9 @@ struct TrainingCli {
                    "continue the checkpoint FILE until --epochs in total; give the options of the "
                    "run that wrote it (its configuration must match)");
     app.add_option("--summary", run.summary_path, "write the final summary as JSON");
+    app.add_option("--gif", run.gif_path, "write an animated GIF of the trained hard rule");
+    app.add_option("--histogram", run.histogram_path,
+                   "write the per-op gate histogram (perception, update) as SVG");
     app.add_flag("--keep-activations", keep_activations,
                  "store every step's activations instead of recomputing them (more memory)");
     app.add_option("--tile-cells", backend.tile_cells, "cells per parallel tile (0 = automatic)")

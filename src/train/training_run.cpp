@@ -13,6 +13,8 @@
 
 #include "dlca/atomic_file.hpp"
 #include "dlca/model_file.hpp"
+#include "dlca/svg_plots.hpp"
+#include "dlca/training_pictures.hpp"
 
 namespace dlca {
 
@@ -73,8 +75,10 @@ std::string histogram_line(const std::vector<int>& counts) {
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out) {
-  for (const std::string* path : {&options.log_path, &options.summary_path, &options.save_path})
+  for (const std::string* path : {&options.log_path, &options.summary_path, &options.save_path,
+                                  &options.gif_path, &options.histogram_path})
     if (!path->empty()) check_writable(*path);
+  if (!options.log_path.empty()) check_writable(svg_beside(options.log_path));
   g_stop_requested = false;
   auto previous_handler = std::signal(SIGINT, request_stop);
   const bool live = !options.quiet && ::isatty(STDERR_FILENO);
@@ -156,7 +160,17 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                                         : summary.update_op_counts)[ops[g]];
   if (options.evaluate) summary.extra = options.evaluate(model);
 
-  if (!options.log_path.empty()) write_file_atomically(options.log_path, csv());
+  if (!options.log_path.empty()) {
+    write_file_atomically(options.log_path, csv());
+    write_file_atomically(svg_beside(options.log_path),
+                          loss_curves_svg(history, summary.experiment + ": loss per epoch"));
+  }
+  if (!options.histogram_path.empty())
+    write_file_atomically(options.histogram_path,
+                          gate_histogram_svg(summary.perception_op_counts, summary.update_op_counts,
+                                             fmt::format("{}: hard gates by op (A and B left out)",
+                                                         summary.experiment)));
+  if (!options.gif_path.empty()) write_rollout_gif(model, trainer.task(), options.gif_path);
   if (!options.save_path.empty()) save();
   if (!options.summary_path.empty())
     write_file_atomically(options.summary_path, summary.to_json().dump(2) + "\n");

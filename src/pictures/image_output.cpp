@@ -22,7 +22,8 @@ void append_bytes(void* context, void* data, int size) {
 }
 
 int append_gif_bytes(GifFileType* gif, const GifByteType* data, int size) {
-  static_cast<std::string*>(gif->UserData)->append(reinterpret_cast<const char*>(data), size_t(size));
+  static_cast<std::string*>(gif->UserData)
+      ->append(reinterpret_cast<const char*>(data), size_t(size));
   return size;
 }
 
@@ -43,8 +44,7 @@ GifWriter::GifWriter(std::string path, int delay_ms) : path_(std::move(path)), d
 GifWriter::~GifWriter() = default;
 
 void GifWriter::add_frame(const RgbImage& frame) {
-  if (!frames_.empty() &&
-      (frame.width != frames_[0].width || frame.height != frames_[0].height))
+  if (!frames_.empty() && (frame.width != frames_[0].width || frame.height != frames_[0].height))
     throw std::invalid_argument("GIF frames must all have the same size");
   frames_.push_back(frame);
 }
