@@ -6,25 +6,11 @@
 
 #include <tbb/parallel_for.h>
 
-#include "dlca/ops.hpp"
+#include "cpu/row_ops.hpp"
 
 namespace dlca {
 
 namespace {
-
-using RowOp = void (*)(const uint64_t*, const uint64_t*, uint64_t*, size_t);
-
-template <int Op>
-void apply_op(const uint64_t* a, const uint64_t* b, uint64_t* out, size_t words) {
-  for (size_t w = 0; w < words; ++w) out[w] = hard_op_word(Op, a[w], b[w]);
-}
-
-template <int... Ops>
-constexpr std::array<RowOp, sizeof...(Ops)> make_row_ops(std::integer_sequence<int, Ops...>) {
-  return {&apply_op<Ops>...};
-}
-
-constexpr auto kRowOps = make_row_ops(std::make_integer_sequence<int, kNumOps>{});
 
 void set_bit(uint64_t* bits, size_t i) { bits[i >> 6] |= uint64_t{1} << (i & 63); }
 void put_bit(uint64_t* bits, size_t i, bool v) {

@@ -15,27 +15,13 @@
 #include <fmt/format.h>
 #include <tbb/enumerable_thread_specific.h>
 
+#include "cpu/row_ops.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/circuit_export.hpp"
-#include "dlca/ops.hpp"
 
 namespace dlca {
 
 namespace {
-
-using RowOp = void (*)(const uint64_t*, const uint64_t*, uint64_t*, size_t);
-
-template <int Op>
-void apply_op(const uint64_t* a, const uint64_t* b, uint64_t* out, size_t words) {
-  for (size_t w = 0; w < words; ++w) out[w] = hard_op_word(Op, a[w], b[w]);
-}
-
-template <int... Ops>
-constexpr std::array<RowOp, sizeof...(Ops)> make_row_ops(std::integer_sequence<int, Ops...>) {
-  return {&apply_op<Ops>...};
-}
-
-constexpr auto kRowOps = make_row_ops(std::make_integer_sequence<int, kNumOps>{});
 
 // Gates one block of words at a time, every gate's row of the block in a per-thread scratch.
 class InterpretedKernel : public CircuitKernel {
