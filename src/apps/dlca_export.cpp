@@ -1,5 +1,6 @@
 // dlca_export: turns a trained model (pruned to its hard circuit, SPEC §8.2) or a DigitalJS
 // circuit into DigitalJS JSON, C source and Verilog, and reports the gate counts.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -41,10 +42,10 @@ int main(int argc, char** argv) {
       if (name.empty()) name = "circuit";
     }
     name = dlca::identifier_from(name);
-    std::cout << fmt::format(
-        "pruned circuit: {} gates, {} channels, {} inputs used\n", circuit.gates.size(),
-        circuit.channels,
-        std::count(circuit.used_inputs().begin(), circuit.used_inputs().end(), true));
+    const std::vector<bool> used = circuit.used_inputs();
+    std::cout << fmt::format("pruned circuit: {} gates, {} channels, {} of {} inputs used\n",
+                             circuit.gates.size(), circuit.channels,
+                             std::count(used.begin(), used.end(), true), used.size());
     if (!digitaljs_path.empty())
       dlca::write_file_atomically(digitaljs_path, dlca::circuit_to_digitaljs(circuit));
     if (!c_path.empty()) dlca::write_file_atomically(c_path, dlca::circuit_to_c(circuit, name));
