@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dlca/atomic_file.hpp"
+#include "dlca/circuit.hpp"
 #include "dlca/model_file.hpp"
 #include "dlca/svg_plots.hpp"
 #include "dlca/training_pictures.hpp"
@@ -46,6 +47,7 @@ nlohmann::json TrainingSummary::to_json() const {
                       {"first_zero_epoch", first_zero_epoch ? nlohmann::json(*first_zero_epoch)
                                                             : nlohmann::json(nullptr)},
                       {"active_gates", active_gates},
+                      {"pruned_gates", pruned_gates},
                       {"logits_checksum", logits_checksum},
                       {"resumed_from_epoch", resumed_from_epoch},
                       {"wall_seconds", wall_seconds},
@@ -149,6 +151,7 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
   }
   summary.active_gates = active_gate_count(trainer.model().logits);
   summary.logits_checksum = dlca::logits_checksum(trainer.model().logits);
+  summary.pruned_gates = int(prune(trainer.model()).gates.size());
   summary.wall_seconds = elapsed();
   summary.median_epoch_ms = median(epoch_ms);
   const Model& model = trainer.model();
@@ -187,7 +190,8 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
   out << (summary.first_zero_epoch
               ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
               : std::string("hard loss never reached 0\n"));
-  out << fmt::format("active gates {}\n", summary.active_gates);
+  out << fmt::format("active gates {} (pruned circuit: {} gates)\n", summary.active_gates,
+                     summary.pruned_gates);
   out << fmt::format("parameters {}\n", summary.logits_checksum);
   out << fmt::format("  perception: {}\n", histogram_line(summary.perception_op_counts));
   out << fmt::format("  update:     {}\n", histogram_line(summary.update_op_counts));
