@@ -96,8 +96,8 @@ void HardSimulator::step(const uint8_t* fire_mask) {
         }
       }
     for (const GateOp& op : program_.ops)
-      kRowOps[ops_[op.gate]](&rows[op.a * block_words_], &rows[op.b * block_words_],
-                             &rows[op.out * block_words_], n);
+      apply_row_op(ops_[op.gate], &rows[op.a * block_words_], &rows[op.b * block_words_],
+                   &rows[op.out * block_words_], n);
     for (int c = 0; c < C; ++c) {
       const uint64_t* out = &rows[program_.output_rows[c] * block_words_];
       for (size_t w = first; w < last; ++w)
