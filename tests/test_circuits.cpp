@@ -3,13 +3,6 @@
 // iverilog) agree with dlca on random inputs, for random models and a freshly trained checkerboard.
 #include <doctest/doctest.h>
 
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-
-#include <fmt/format.h>
-
 #include "dlca/atomic_file.hpp"
 #include "dlca/cell_program.hpp"
 #include "dlca/circuit.hpp"

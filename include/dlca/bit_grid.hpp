@@ -28,6 +28,9 @@ class BitGrid {
     return (plane(channel)[size_t(y) * row_words_ + size_t(x) / 64] >> (x % 64)) & 1;
   }
   void set(int channel, int y, int x, bool value);
+  // A [H][W] plane of bytes (non-zero = 1) in this grid's bit layout; set_plane stores one.
+  std::vector<uint64_t> packed(const uint8_t* plane_bytes) const;
+  void set_plane(int channel, const uint8_t* plane_bytes);
   const uint64_t* plane(int channel) const { return &state_[size_t(channel) * plane_words()]; }
   size_t plane_words() const { return size_t(height_) * row_words_; }
 

@@ -21,7 +21,6 @@ void write_png(const std::string& path, const RgbImage& image);  // throws FileE
 class GifWriter {
  public:
   GifWriter(std::string path, int delay_ms);
-  ~GifWriter();
   void add_frame(const RgbImage& frame);
   void finish();  // writes the file; throws FileError
  private:

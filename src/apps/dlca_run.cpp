@@ -95,24 +95,26 @@ int run(const Options& o) {
         width, height, zoom));
 
   BitGrid grid(circuit, *kernel, height, width, periodic);
+  const size_t cells = size_t(height) * width;
+  // How many [H][W] planes `planes` holds; more than the circuit's channels is an error.
+  const auto plane_count = [&](const std::vector<uint8_t>& planes, const std::string& what) {
+    const int count = int(planes.size() / cells);
+    if (count > C)
+      throw std::runtime_error(
+          fmt::format("{}: needs {} channels, the circuit has {}", what, count, C));
+    return count;
+  };
   if (o.init == "random") {
-    for (int c = 0; c < C; ++c)
-      for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-          grid.set(c, y, x,
-                   uniform01(derive_key(o.seed, 1), (size_t(c) * height + y) * width + x) < 0.5f);
+    std::vector<uint8_t> planes(size_t(C) * cells);
+    for (size_t i = 0; i < planes.size(); ++i)
+      planes[i] = uniform01(derive_key(o.seed, 1), i) < 0.5f;
+    for (int c = 0; c < C; ++c) grid.set_plane(c, &planes[size_t(c) * cells]);
   } else if (o.init == "seed") {
     for (int c = 0; c < C; ++c) grid.set(c, height / 2, width / 2, true);
   } else {
     const auto planes = png_planes(o.init, height, width, o.colour);
-    const int count = int(planes.size() / (size_t(height) * width));
-    if (count > C)
-      throw std::runtime_error(
-          fmt::format("--init {}: needs {} channels, the circuit has {}", o.init, count, C));
-    for (int c = 0; c < count; ++c)
-      for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-          grid.set(c, y, x, planes[(size_t(c) * height + y) * width + x]);
+    for (int c = 0, n = plane_count(planes, "--init " + o.init); c < n; ++c)
+      grid.set_plane(c, &planes[size_t(c) * cells]);
   }
 
   // The target for the error CSV: explicit, or the checkerboard for checkerboard models.
@@ -130,18 +132,8 @@ int run(const Options& o) {
     } else {
       planes = png_planes(target, height, width, o.colour);
     }
-    const int count = int(planes.size() / (size_t(height) * width));
-    if (count > C)
-      throw std::runtime_error(
-          fmt::format("--target {}: needs {} channels, the circuit has {}", target, count, C));
-    for (int c = 0; c < count; ++c) {
-      std::vector<uint64_t> bits(grid.plane_words(), 0);
-      for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-          if (planes[(size_t(c) * height + y) * width + x])
-            bits[size_t(y) * grid.row_words() + size_t(x) / 64] |= uint64_t{1} << (x % 64);
-      target_planes.push_back(std::move(bits));
-    }
+    for (int c = 0, n = plane_count(planes, "--target " + target); c < n; ++c)
+      target_planes.push_back(grid.packed(&planes[size_t(c) * cells]));
   }
   const auto error = [&] {
     uint64_t e = 0;

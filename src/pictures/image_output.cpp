@@ -3,7 +3,6 @@
 
 #include <gif_lib.h>
 
-#include <cstdio>
 #include <map>
 #include <stdexcept>
 
@@ -40,8 +39,6 @@ void write_png(const std::string& path, const RgbImage& image) {
 GifWriter::GifWriter(std::string path, int delay_ms) : path_(std::move(path)), delay_ms_(delay_ms) {
   check_writable(path_);
 }
-
-GifWriter::~GifWriter() = default;
 
 void GifWriter::add_frame(const RgbImage& frame) {
   if (!frames_.empty() && (frame.width != frames_[0].width || frame.height != frames_[0].height))

@@ -37,6 +37,20 @@ void BitGrid::set(int channel, int y, int x, bool value) {
   word = value ? word | bit : word & ~bit;
 }
 
+std::vector<uint64_t> BitGrid::packed(const uint8_t* plane_bytes) const {
+  std::vector<uint64_t> bits(plane_words(), 0);
+  for (int y = 0; y < height_; ++y)
+    for (int x = 0; x < width_; ++x)
+      if (plane_bytes[size_t(y) * width_ + x])
+        bits[size_t(y) * row_words_ + size_t(x) / 64] |= uint64_t{1} << (x % 64);
+  return bits;
+}
+
+void BitGrid::set_plane(int channel, const uint8_t* plane_bytes) {
+  const std::vector<uint64_t> bits = packed(plane_bytes);
+  std::copy(bits.begin(), bits.end(), state_.begin() + ptrdiff_t(size_t(channel) * plane_words()));
+}
+
 void BitGrid::step() { run_step(nullptr, 0); }
 
 void BitGrid::step_async(double fire_rate, uint64_t key) { run_step(&fire_rate, key); }

@@ -2,14 +2,12 @@
 #include "dlca/circuit_kernel.hpp"
 
 #include <dlfcn.h>
-#include <unistd.h>
+#include <stdlib.h>  // mkdtemp
 
 #include <algorithm>
-#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
-#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
