@@ -1,0 +1,30 @@
+// The Vulkan backend's entry points in a build without Vulkan (CMake found no Vulkan headers or
+// glslangValidator): everything else builds, and asking for the backend says why it is missing.
+#include <stdexcept>
+
+#include "dlca/vulkan_backend.hpp"
+
+namespace dlca {
+
+namespace {
+[[noreturn]] void not_built() {
+  throw std::runtime_error(
+      "this dlca was built without Vulkan (install libvulkan-dev and glslang-tools, then rebuild)");
+}
+}  // namespace
+
+bool vulkan_built() { return false; }
+std::vector<VulkanDeviceInfo> list_vulkan_devices() { not_built(); }
+
+struct VulkanBackend::Impl {};
+VulkanBackend::VulkanBackend(VulkanBackendOptions) { not_built(); }
+VulkanBackend::~VulkanBackend() = default;
+std::string VulkanBackend::name() const { return "vulkan (not built)"; }
+RolloutResult VulkanBackend::rollout(const Model&, const Target&, const RolloutBatch&,
+                                     const RolloutRequest&) {
+  not_built();
+}
+int VulkanBackend::validation_errors() const { return 0; }
+const VulkanProfile& VulkanBackend::profile() const { not_built(); }
+
+}  // namespace dlca

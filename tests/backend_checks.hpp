@@ -1,0 +1,84 @@
+// Small configurations that every backend is checked on against the reference (both boundaries,
+// async, sizes that do not fill a SIMD vector, random wiring), and the check itself: final states,
+// soft and hard loss and every logit gradient.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "dlca/backend.hpp"
+#include "dlca/checkerboard.hpp"
+#include "reference/reference_model.hpp"
+#include "test_helpers.hpp"
+
+namespace dlca::testing {
+
+struct BackendCase {
+  const char* name;
+  ExperimentConfig config;
+  bool binary_init;
+};
+
+// 'random' wiring everywhere but the first perception layer: gates may read one input twice and
+// some outputs may go unused.
+inline ExperimentConfig random_wiring_config() {
+  ExperimentConfig c = small_config(2, 2, 2, 4, 5, 2, 2, false, false);
+  for (size_t l = 1; l < c.perception_connections.size(); ++l)
+    c.perception_connections[l] = Connection::kRandom;
+  for (auto& kind : c.update_connections) kind = Connection::kRandom;
+  return c;
+}
+
+inline std::vector<BackendCase> backend_cases() {
+  return {
+      {"zero boundary, 5x7, 3 steps, batch 2", small_config(2, 2, 2, 5, 7, 3, 2, false, false),
+       false},
+      {"torus 3x3, 2 steps, batch 3, S=1", small_config(3, 2, 1, 3, 3, 2, 3, true, false), false},
+      {"async zero boundary 6x5, 4 steps", small_config(2, 3, 2, 6, 5, 4, 1, false, true), true},
+      {"async torus 4x9, 3 steps, batch 2", small_config(1, 4, 1, 4, 9, 3, 2, true, true), false},
+      {"random wiring (a == b, unused inputs)", random_wiring_config(), false},
+  };
+}
+
+// Float arithmetic against double: relative to the size of the values compared.
+inline void compare_with_reference(const BackendCase& c, Backend& backend,
+                                   double tolerance = 1e-5) {
+  const std::string name = c.name;
+  CAPTURE(name);
+  Model m = make_model(c.config);
+  randomize_logits(m, 17);
+  const auto init = random_states(c.config, 23, c.binary_init);
+  const Target target = checkerboard_target(c.config.channels, c.config.height, c.config.width);
+  const auto masks = masks_for(c.config, 555);
+  const auto ref =
+      reference::run(m, to_double(m.logits), target, init, c.config.batch, masks, false, true);
+  // The hard circuit sees binary states: the backend thresholds the initial state at 0.5.
+  std::vector<float> binary_init = init;
+  for (float& v : binary_init) v = v > 0.5f ? 1.0f : 0.0f;
+  const auto ref_hard = reference::run(m, to_double(m.logits), target, binary_init, c.config.batch,
+                                       masks, true, false);
+
+  RolloutRequest request;
+  request.final_state = true;
+  const RolloutResult got = backend.rollout(
+      m, target, {c.config.batch, init.data(), masks.empty() ? nullptr : masks.data()}, request);
+
+  CHECK(got.soft_loss == doctest::Approx(ref.loss).epsilon(tolerance));
+  CHECK(got.hard_loss == ref_hard.loss);
+  REQUIRE(got.final_state.size() == ref.final_state.size());
+  double state_error = 0;
+  for (size_t i = 0; i < got.final_state.size(); ++i)
+    state_error = std::max(state_error, std::abs(got.final_state[i] - ref.final_state[i]));
+  CHECK(state_error < tolerance);
+  REQUIRE(got.grad.size() == ref.grad.size());
+  const double scale = max_abs(ref.grad);
+  CHECK(scale > 1e-3);
+  double grad_error = 0;
+  for (size_t i = 0; i < got.grad.size(); ++i)
+    grad_error = std::max(grad_error, std::abs(got.grad[i] - ref.grad[i]));
+  CHECK(grad_error < tolerance * std::max(1.0, scale));
+}
+
+}  // namespace dlca::testing

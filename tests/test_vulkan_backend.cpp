@@ -1,0 +1,93 @@
+// The Vulkan backend on lavapipe (or any device), under the validation layer: forward outputs,
+// losses and every gradient against the reference on the shared small cases; agreement with the
+// CPU backend, also when the work is split into many dispatches and chunks of cells; a short
+// checkerboard training against the CPU's. Any validation error fails the test.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "backend_checks.hpp"
+#include "dlca/cpu_backend.hpp"
+#include "dlca/trainer.hpp"
+#include "dlca/vulkan_backend.hpp"
+
+using namespace dlca;
+
+namespace {
+
+VulkanBackendOptions validated(uint32_t max_workgroups = 0, uint64_t max_binding_bytes = 0) {
+  VulkanBackendOptions o;
+  o.validation = true;
+  o.max_workgroups = max_workgroups;
+  o.max_binding_bytes = max_binding_bytes;
+  return o;
+}
+
+double max_difference(const std::vector<float>& a, const std::vector<float>& b) {
+  REQUIRE(a.size() == b.size());
+  double m = 0;
+  for (size_t i = 0; i < a.size(); ++i) m = std::max(m, double(std::abs(a[i] - b[i])));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("Vulkan backend lists at least one device") {
+  const auto devices = list_vulkan_devices();
+  REQUIRE(!devices.empty());
+  CHECK(!devices[0].name.empty());
+}
+
+TEST_CASE("Vulkan backend matches the reference") {
+  VulkanBackend backend(validated());
+  // Float sums in another order than the CPU's double accumulators.
+  for (const auto& c : testing::backend_cases()) testing::compare_with_reference(c, backend, 2e-5);
+  CHECK(backend.validation_errors() == 0);
+}
+
+TEST_CASE("Vulkan backend splits work beyond one dispatch and one binding") {
+  // 20x20 cells, batch 3: 1200 cells. At most 2 workgroups per dispatch dimension and 128 KiB per
+  // binding force many dispatches per pass and several chunks of cells; the results must be
+  // those of the unsplit run.
+  ExperimentConfig c = testing::small_config(2, 2, 2, 20, 20, 3, 3, false, true);
+  Model m = make_model(c);
+  testing::randomize_logits(m, 3);
+  const auto init = testing::random_states(c, 4, false);
+  const auto masks = testing::masks_for(c, 5);
+  const Target target = checkerboard_target(c.channels, c.height, c.width);
+  RolloutRequest request;
+  request.final_state = true;
+  const RolloutBatch batch{c.batch, init.data(), masks.data()};
+
+  VulkanBackend whole(validated());
+  const RolloutResult a = whole.rollout(m, target, batch, request);
+  CHECK(whole.profile().chunks == 1);
+  VulkanBackend split(validated(2, 128 << 10));
+  const RolloutResult b = split.rollout(m, target, batch, request);
+  CHECK(split.profile().chunks > 1);
+  CHECK(split.profile().dispatches > whole.profile().dispatches);
+  CHECK(b.soft_loss == doctest::Approx(a.soft_loss).epsilon(1e-6));
+  CHECK(b.hard_loss == a.hard_loss);
+  CHECK(max_difference(a.final_state, b.final_state) == 0.0);
+  CHECK(max_difference(a.grad, b.grad) <
+        1e-5 * std::max(1.0, testing::max_abs(testing::to_double(a.grad))));
+
+  CpuBackend cpu;
+  const RolloutResult r = cpu.rollout(m, target, batch, request);
+  CHECK(b.soft_loss == doctest::Approx(r.soft_loss).epsilon(1e-5));
+  CHECK(b.hard_loss == r.hard_loss);
+  CHECK(max_difference(r.grad, b.grad) <
+        1e-4 * std::max(1.0, testing::max_abs(testing::to_double(r.grad))));
+  CHECK(whole.validation_errors() == 0);
+  CHECK(split.validation_errors() == 0);
+}
+
+TEST_CASE("Vulkan backend refuses work that cannot fit one binding, naming the buffer") {
+  ExperimentConfig c = testing::small_config(1, 2, 1, 8, 8, 2, 1, false, false);
+  Model m = make_model(c);
+  const auto init = testing::random_states(c, 4, true);
+  const Target target = checkerboard_target(c.channels, c.height, c.width);
+  VulkanBackend tiny(validated(0, 256));
+  CHECK_THROWS_WITH_AS(tiny.rollout(m, target, {c.batch, init.data(), nullptr}, {}),
+                       doctest::Contains("storage binding limit"), std::runtime_error);
+}
