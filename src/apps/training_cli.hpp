@@ -11,8 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "dlca/backend_choice.hpp"
 #include "dlca/config_json.hpp"
-#include "dlca/cpu_backend.hpp"
 #include "dlca/model_file.hpp"
 #include "dlca/training_run.hpp"
 
@@ -33,6 +33,7 @@ inline void require_same_config(const std::string& path, const ExperimentConfig&
 struct TrainingCli {
   ExperimentConfig config;
   CpuBackendOptions backend;
+  BackendChoice choice;
   TrainingRunOptions run;
   bool keep_activations = false;
   std::string streams;
@@ -51,6 +52,15 @@ struct TrainingCli {
     app.add_option("--threads", backend.threads, "worker threads (0 = all cores)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
+    app.add_option("--backend", choice.kind,
+                   "cpu; vulkan (a Vulkan device, see dlca_devices); auto (the first Vulkan GPU, "
+                   "else the CPU)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
+    app.add_option("--device", choice.device, "Vulkan device index (dlca_devices lists them)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_flag("--profile", choice.profile,
+                 "Vulkan: print dispatches and submits per epoch and GPU time per phase");
     app.add_option("--lr", config.learning_rate, "AdamW learning rate")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
@@ -107,10 +117,15 @@ struct TrainingCli {
         task_ptr = &*task;
       else
         task_ptr = &task;
-      CpuBackend cpu(backend);
-      Trainer trainer(std::move(model), *task_ptr, cpu);
+      choice.cpu = backend;
+      ChosenBackend chosen = make_backend(choice);
+      if (!chosen.note.empty()) std::fprintf(stderr, "%s: %s\n", program, chosen.note.c_str());
+      Trainer trainer(std::move(model), *task_ptr, *chosen.backend);
       if (resumed) restore_training(trainer, std::move(*resumed->training));
-      const auto summary = run_training(trainer, cpu.name(), run, std::cout);
+      const auto summary = run_training(trainer, chosen.backend->name(), run, std::cout);
+      if (choice.profile && chosen.vulkan) std::cout << describe_profile(chosen.vulkan->profile());
+      if (choice.profile && !chosen.vulkan)
+        std::fprintf(stderr, "%s: --profile: only the Vulkan backend is profiled\n", program);
       return summary.interrupted ? 130 : 0;
     } catch (const ConfigError& e) {
       std::fprintf(stderr, "%s: invalid configuration: %s\n", program, e.what());

@@ -1,0 +1,182 @@
+// compare_backends: trains the same configuration, seed and epoch count on the CPU backend and on
+// a Vulkan device, and prints a table: ms per epoch on each, the speedup, the largest soft-loss
+// difference over the run, whether the hard losses agree, and the largest parameter difference at
+// the end. --sweep covers the paper's checkerboard and lizard and scaled-up workloads.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "dlca/backend_choice.hpp"
+#include "dlca/experiment_file.hpp"
+#include "dlca/trainer.hpp"
+
+namespace {
+
+struct Workload {
+  std::string label;
+  dlca::ExperimentFile experiment;
+};
+
+struct Run {
+  std::vector<dlca::EpochStats> epochs;
+  std::vector<float> logits;
+  std::string backend;
+  double median_ms = 0;
+};
+
+double median_after_first(const std::vector<dlca::EpochStats>& epochs) {
+  std::vector<double> ms;
+  for (size_t i = epochs.size() > 1 ? 1 : 0; i < epochs.size(); ++i)
+    ms.push_back(epochs[i].milliseconds);
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+Run train(const Workload& w, dlca::Backend& backend, int epochs, const char* side) {
+  const auto task = dlca::make_task(w.experiment.task, w.experiment.config);
+  dlca::Trainer trainer(dlca::make_model(w.experiment.config), *task, backend);
+  Run run;
+  run.backend = backend.name();
+  for (int e = 0; e < epochs; ++e) {
+    run.epochs.push_back(trainer.run_epoch());
+    std::fprintf(stderr, "\r%s %s: epoch %d/%d, %.1f ms   ", w.label.c_str(), side, e + 1, epochs,
+                 run.epochs.back().milliseconds);
+  }
+  std::fprintf(stderr, "\r%*s\r", 70, "");
+  run.logits = trainer.model().logits;
+  run.median_ms = median_after_first(run.epochs);
+  return run;
+}
+
+Workload scaled(const Workload& base, const std::string& label, int batch, int size) {
+  Workload w = base;
+  w.label = label;
+  w.experiment.config.batch = batch;
+  w.experiment.config.height = w.experiment.config.width = size;
+  return w;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string config = "checkerboard_sync", csv_path;
+  int epochs = 20, threads = 0, device = 0, batch = 0, size = 0;
+  uint64_t seed = 23;
+  bool sweep = false, profile = false, cpu_only = false;
+  uint64_t chunk_mb = 0;
+  CLI::App app{
+      "Train one configuration on the CPU and on a Vulkan device with the same seed and compare "
+      "speed and results. --sweep: the paper's checkerboard and lizard, 32 x 64x64 checkerboard "
+      "and 8 x 64x64 lizard."};
+  app.add_option("--config", config,
+                 "experiment name (checkerboard_sync, checkerboard_async, game_of_life, lizard, "
+                 "colored_g) or JSON file")
+      ->capture_default_str();
+  app.add_option("--epochs", epochs, "epochs on each backend (timing: median after the first)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--seed", seed, "seed of both runs")->capture_default_str();
+  app.add_option("--batch", batch, "override the batch size")->check(CLI::PositiveNumber);
+  app.add_option("--size", size, "override the grid size (square)")->check(CLI::PositiveNumber);
+  app.add_option("--threads", threads, "CPU threads (0 = all cores)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--device", device, "Vulkan device index (see dlca_devices)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--sweep", sweep, "run the standard set of workloads");
+  app.add_flag("--profile", profile, "print Vulkan dispatches and GPU time per phase");
+  app.add_option("--csv", csv_path, "also write the table as CSV");
+  app.add_flag("--cpu-only", cpu_only,
+               "time the CPU side alone (for workloads too slow on a CPU Vulkan device)");
+  app.add_option("--chunk-mb", chunk_mb,
+                 "Vulkan: activations per chunk of cells, MiB (0 = the backend's default)");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    std::vector<Workload> workloads;
+    const auto load = [&](const std::string& name) {
+      Workload w{name, dlca::load_experiment(name, DLCA_TARGETS_DIR)};
+      w.experiment.config.seed = seed;
+      return w;
+    };
+    if (sweep) {
+      const Workload checkerboard = load("checkerboard_sync"), lizard = load("lizard");
+      workloads = {checkerboard, lizard, scaled(checkerboard, "checkerboard 32x64x64", 32, 64),
+                   scaled(lizard, "lizard 8x64x64", 8, 64)};
+    } else {
+      Workload w = load(config);
+      if (batch) w.experiment.config.batch = batch;
+      if (size) w.experiment.config.height = w.experiment.config.width = size;
+      if (batch || size)
+        w.label += fmt::format(" {}x{}x{}", w.experiment.config.batch, w.experiment.config.height,
+                               w.experiment.config.width);
+      workloads = {w};
+    }
+
+    dlca::CpuBackend cpu({.threads = threads});
+    dlca::VulkanBackendOptions vk_options;
+    vk_options.device = device;
+    vk_options.profile = profile;
+    vk_options.chunk_bytes = chunk_mb << 20;
+    std::unique_ptr<dlca::VulkanBackend> vulkan;
+    if (!cpu_only) try {
+        vulkan = std::make_unique<dlca::VulkanBackend>(vk_options);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "compare_backends: Vulkan device %d: %s\n", device, e.what());
+        return 1;
+      }
+    fmt::print("cpu: {}\nvulkan: {}\nepochs per run: {} (ms/epoch: median after the first)\n\n",
+               cpu.name(), vulkan ? vulkan->name() : "(not run)", epochs);
+    const std::string header =
+        fmt::format("{:<24} {:>10} {:>10} {:>8} {:>14} {:>12} {:>12}", "workload", "cpu_ms",
+                    "vulkan_ms", "speedup", "max_soft_diff", "hard_agree", "max_param_diff");
+    fmt::print("{}\n", header);
+    std::string csv =
+        "workload,cpu_ms,vulkan_ms,speedup,max_soft_diff,hard_agree_epochs,epochs,"
+        "max_param_diff\n";
+    for (const Workload& w : workloads) {
+      const Run a = train(w, cpu, epochs, "cpu");
+      if (!vulkan) {
+        fmt::print("{:<24} {:>10.2f}\n", w.label, a.median_ms);
+        csv += fmt::format("{},{:.3f},,,,,{},\n", w.label, a.median_ms, epochs);
+        std::fflush(stdout);
+        continue;
+      }
+      const Run b = train(w, *vulkan, epochs, "vulkan");
+      double soft_diff = 0, param_diff = 0;
+      int hard_agree = 0;
+      for (int e = 0; e < epochs; ++e) {
+        soft_diff = std::max(soft_diff, std::abs(a.epochs[e].soft_loss - b.epochs[e].soft_loss));
+        hard_agree += a.epochs[e].hard_loss == b.epochs[e].hard_loss;
+      }
+      for (size_t i = 0; i < a.logits.size(); ++i)
+        param_diff = std::max(param_diff, double(std::abs(a.logits[i] - b.logits[i])));
+      const double speedup = a.median_ms / b.median_ms;
+      fmt::print("{:<24} {:>10.2f} {:>10.2f} {:>7.2f}x {:>14.3g} {:>12} {:>12.3g}\n", w.label,
+                 a.median_ms, b.median_ms, speedup, soft_diff,
+                 fmt::format("{}/{}", hard_agree, epochs), param_diff);
+      csv += fmt::format("{},{:.3f},{:.3f},{:.3f},{:.6g},{},{},{:.6g}\n", w.label, a.median_ms,
+                         b.median_ms, speedup, soft_diff, hard_agree, epochs, param_diff);
+      if (profile) fmt::print("  {}", dlca::describe_profile(vulkan->profile()));
+      std::fflush(stdout);
+    }
+    if (!csv_path.empty()) {
+      std::ofstream out(csv_path + ".tmp");
+      out << csv;
+      out.close();
+      if (!out || std::rename((csv_path + ".tmp").c_str(), csv_path.c_str()) != 0)
+        throw std::runtime_error("--csv " + csv_path + ": cannot write");
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "compare_backends: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
