@@ -36,7 +36,7 @@ namespace {
 
 constexpr uint32_t kGroupSize = 256;  // local_size_x of every shader
 constexpr uint32_t kSync = 0xFFFFFFFFu;
-constexpr uint64_t kDefaultChunkBytes = uint64_t(1) << 30;  // activations per chunk, at most
+constexpr uint64_t kDefaultChunkBytes = uint64_t(256) << 20;  // activations per chunk, at most
 
 // Binding numbers of shaders/common.glsl.
 enum Binding : uint32_t {
@@ -240,7 +240,9 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   // dispatch dimension.
   const uint64_t binding = max_binding();
   const uint64_t per_cell = uint64_t(std::max<uint32_t>(prog.num_rows, 2 * num_ops)) * 4;
-  uint64_t fit = std::min<uint64_t>(binding, kDefaultChunkBytes) / per_cell;
+  uint64_t fit =
+      std::min<uint64_t>(binding, options.chunk_bytes ? options.chunk_bytes : kDefaultChunkBytes) /
+      per_cell;
   fit = std::min<uint64_t>(fit, uint64_t(max_groups()) * kGroupSize);
   if (fit == 0)
     throw vk::VulkanError(fmt::format(
