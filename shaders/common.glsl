@@ -28,6 +28,8 @@ layout(std430, binding = 16) readonly buffer GateOps { uint gate_ops[]; };  // o
 layout(std430, binding = 17) buffer LossPartials { float loss_partials[]; };
 // Program facts: output row of each channel [C], then the loss channels' count and indices.
 layout(std430, binding = 18) readonly buffer ProgramInfo { uint program_info[]; };
+// The hard rollout's rows, bit-packed: [row][word of the chunk], bit k of word w = cell 32 w + k.
+layout(std430, binding = 19) buffer HardActivations { uint hard_act[]; };
 
 layout(push_constant) uniform Push {
   uint cell_offset;   // first cell (global index) of the chunk being processed
@@ -47,6 +49,7 @@ layout(push_constant) uniform Push {
   uint total_cells;   // batch * H * W
   uint num_gates;
   uint loss_slot;     // offset into loss_partials
+  uint word_stride;   // row stride of hard_act, in words
 } pc;
 
 // Linear index of this invocation in a 1D pass split over several dispatches.

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   std::string config = "checkerboard_sync", csv_path;
   int epochs = 20, threads = 0, device = 0, batch = 0, size = 0;
   uint64_t seed = 23;
-  bool sweep = false, profile = false, cpu_only = false;
+  bool sweep = false, profile = false, cpu_only = false, vulkan_only = false;
   uint64_t chunk_mb = 0;
   CLI::App app{
       "Train one configuration on the CPU and on a Vulkan device with the same seed and compare "
@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
   app.add_option("--csv", csv_path, "also write the table as CSV");
   app.add_flag("--cpu-only", cpu_only,
                "time the CPU side alone (for workloads too slow on a CPU Vulkan device)");
+  app.add_flag("--vulkan-only", vulkan_only, "time the Vulkan side alone")->excludes("--cpu-only");
   app.add_option("--chunk-mb", chunk_mb,
                  "Vulkan: activations per chunk of cells, MiB (0 = the backend's default)");
   CLI11_PARSE(app, argc, argv);
@@ -142,6 +143,14 @@ int main(int argc, char** argv) {
         "workload,cpu_ms,vulkan_ms,speedup,max_soft_diff,hard_agree_epochs,epochs,"
         "max_param_diff\n";
     for (const Workload& w : workloads) {
+      if (vulkan_only) {
+        const Run b = train(w, *vulkan, epochs, "vulkan");
+        fmt::print("{:<24} {:>10} {:>10.2f}\n", w.label, "", b.median_ms);
+        csv += fmt::format("{},,{:.3f},,,,{},\n", w.label, b.median_ms, epochs);
+        if (profile) fmt::print("  {}", dlca::describe_profile(vulkan->profile()));
+        std::fflush(stdout);
+        continue;
+      }
       const Run a = train(w, cpu, epochs, "cpu");
       if (!vulkan) {
         fmt::print("{:<24} {:>10.2f}\n", w.label, a.median_ms);

@@ -22,6 +22,9 @@
 #include "backward_level.spv.h"
 #include "forward_level.spv.h"
 #include "gather_patches.spv.h"
+#include "hard_gather.spv.h"
+#include "hard_level.spv.h"
+#include "hard_write.spv.h"
 #include "loss.spv.h"
 #include "patch_gradient.spv.h"
 #include "reduce_gate_sums.spv.h"
@@ -59,6 +62,7 @@ enum Binding : uint32_t {
   kGateOps,
   kLossPartials,
   kProgramInfo,
+  kHardActivations,
   kBindingCount
 };
 
@@ -66,10 +70,24 @@ enum Binding : uint32_t {
 struct Push {
   uint32_t cell_offset = 0, cell_count = 0, group_offset = 0, op_begin = 0, act_stride = 0,
            state_in = 0, state_out = 0, step = kSync, hard = 0, d_in = 0, d_out = 0, blocks = 0,
-           channels = 0, plane = 0, total_cells = 0, num_gates = 0, loss_slot = 0;
+           channels = 0, plane = 0, total_cells = 0, num_gates = 0, loss_slot = 0, word_stride = 0;
 };
 
-enum Pipeline { kGather, kForward, kWrite, kLoss, kBackward, kPatchGradient, kScatter, kReduce };
+enum Pipeline {
+  kGather,
+  kForward,
+  kWrite,
+  kLoss,
+  kBackward,
+  kPatchGradient,
+  kScatter,
+  kReduce,
+  kHardGather,
+  kHardLevel,
+  kHardWrite,
+  kPipelineCount
+};
+constexpr uint32_t kHardLevelGroup = 64;  // local_size_x of hard_level.comp
 
 std::string version_string(uint32_t v) {
   return fmt::format("{}.{}.{}", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
@@ -113,7 +131,7 @@ struct VulkanBackend::Impl {
   VulkanBackendOptions options;
   vk::Instance instance;
   vk::Device device;
-  std::array<VkPipeline, 8> pipelines{};
+  std::array<VkPipeline, kPipelineCount> pipelines{};
   VulkanProfile profile;
   VkQueryPool queries = VK_NULL_HANDLE;
   static constexpr uint32_t kMaxQueries = 8;
@@ -135,7 +153,7 @@ struct VulkanBackend::Impl {
       : options(o),
         instance(o.validation || validation_from_environment()),
         device(instance, o.device, kBindingCount, sizeof(Push)) {
-    const std::array<std::pair<const uint32_t*, size_t>, 8> code = {{
+    const std::array<std::pair<const uint32_t*, size_t>, kPipelineCount> code = {{
         {gather_patches_spv, sizeof(gather_patches_spv)},
         {forward_level_spv, sizeof(forward_level_spv)},
         {write_state_spv, sizeof(write_state_spv)},
@@ -144,6 +162,9 @@ struct VulkanBackend::Impl {
         {patch_gradient_spv, sizeof(patch_gradient_spv)},
         {scatter_state_gradient_spv, sizeof(scatter_state_gradient_spv)},
         {reduce_gate_sums_spv, sizeof(reduce_gate_sums_spv)},
+        {hard_gather_spv, sizeof(hard_gather_spv)},
+        {hard_level_spv, sizeof(hard_level_spv)},
+        {hard_write_spv, sizeof(hard_write_spv)},
     }};
     for (size_t i = 0; i < code.size(); ++i)
       pipelines[i] = device.create_pipeline(code[i].first, code[i].second);
@@ -276,6 +297,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
       floats(gate_ops.size()),
       floats(2 * uint64_t(loss_groups)),
       floats(program_info.size()),
+      floats(uint64_t(prog.num_rows) * ((chunk_cells + 31) / 32)),
   };
   static const char* kNames[kBindingCount] = {"ops",
                                               "row consumers",
@@ -295,7 +317,8 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
                                               "gate sums",
                                               "gate ops",
                                               "loss partial sums",
-                                              "program info"};
+                                              "program info",
+                                              "hard activations"};
   for (uint32_t b = 0; b < kBindingCount; ++b) {
     if (sizes[b] > binding)
       throw vk::VulkanError(fmt::format(
@@ -412,10 +435,13 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
   // One level of gates over a chunk: x = blocks of cells, y = ops (split at `limit`).
   const auto level = [&](Pipeline p, Push push, std::pair<uint32_t, uint32_t> ops) {
     use(p);
+    const uint32_t x_groups =  // hard: words of 32 cells
+        p == kHardLevel ? (push.cell_count + 32 * kHardLevelGroup - 1) / (32 * kHardLevelGroup)
+                        : groups_for(push.cell_count);
     for (uint32_t done = 0; done < ops.second; done += limit) {
       push.op_begin = ops.first + done;
       push_constants(push);
-      vkCmdDispatch(cb, groups_for(push.cell_count), std::min(limit, ops.second - done), 1);
+      vkCmdDispatch(cb, x_groups, std::min(limit, ops.second - done), 1);
       ++dispatches;
     }
     barrier();
@@ -429,6 +455,7 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
   base.plane = uint32_t(key->height * key->width);
   base.total_cells = cells;
   base.num_gates = uint32_t(num_gates);
+  base.word_stride = (chunk_cells + 31) / 32;
   const auto chunk_push = [&](Push push, uint32_t chunk) {
     push.cell_offset = chunk * chunk_cells;
     push.cell_count = std::min(chunk_cells, cells - push.cell_offset);
@@ -448,8 +475,14 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
         push.step = step_of(s);
         push.state_in = in_offset(s);
         push.state_out = out_offset(s);
-        forward_chunk(push);
-        pass(kWrite, push, uint64_t(C) * push.cell_count);
+        if (hard) {  // bit-packed: 32 cells per word
+          pass(kHardGather, push, uint64_t(9) * C * ((push.cell_count + 31) / 32));
+          for (const auto& l : levels) level(kHardLevel, push, l);
+          pass(kHardWrite, push, uint64_t(C) * push.cell_count);
+        } else {
+          forward_chunk(push);
+          pass(kWrite, push, uint64_t(C) * push.cell_count);
+        }
       }
   };
 
