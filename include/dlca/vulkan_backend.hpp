@@ -37,7 +37,8 @@ struct VulkanBackendOptions {
   // Lower limits than the device's, to exercise splitting in tests; 0 keeps the device's.
   uint32_t max_workgroups = 0;     // per dispatch dimension
   uint64_t max_binding_bytes = 0;  // largest buffer bound to one shader binding
-  // Activations (and gradient slots) of one chunk of cells, at most; 0: 256 MiB. Smaller chunks
+  // Activations (and gradient slots) of one chunk of cells, at most; 0: 1 GiB (at most 1/8 of the
+  // device's memory). Smaller chunks
   // keep a level's rows in the GPU's cache but need more dispatches.
   uint64_t chunk_bytes = 0;
 };

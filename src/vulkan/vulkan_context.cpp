@@ -296,6 +296,14 @@ Device::~Device() {
   vkDestroyDevice(device_, nullptr);
 }
 
+uint64_t Device::device_local_bytes() const {
+  uint64_t bytes = 0;
+  for (uint32_t h = 0; h < memory_.memoryHeapCount; ++h)
+    if (memory_.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      bytes += memory_.memoryHeaps[h].size;
+  return bytes;
+}
+
 uint32_t Device::memory_type(uint32_t allowed, VkMemoryPropertyFlags wanted,
                              VkMemoryPropertyFlags preferred) const {
   int fallback = -1;

@@ -94,6 +94,7 @@ class Device {
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceLimits& limits() const { return properties_.limits; }
   bool timestamps() const { return timestamp_bits_ > 0; }
+  uint64_t device_local_bytes() const;
   std::string name() const { return properties_.deviceName; }
   uint32_t memory_type(uint32_t allowed, VkMemoryPropertyFlags wanted,
                        VkMemoryPropertyFlags preferred) const;
