@@ -11,7 +11,7 @@ layout(std430, binding = 0) readonly buffer Ops { uvec4 ops[]; };
 layout(std430, binding = 1) readonly buffer RowConsumers { uvec2 row_consumers[]; };
 layout(std430, binding = 2) readonly buffer Consumers { uint consumers[]; };
 // Affine coefficients (1, a, b, ab) per gate: soft ones, then the hard (argmax) ones.
-layout(std430, binding = 3) readonly buffer Coefficients { vec4 coefficients[]; };
+layout(std430, binding = 3) buffer Coefficients { vec4 coefficients[]; };
 layout(std430, binding = 4) readonly buffer Neighbour { int neighbour[]; };  // [cell * 9 + p]
 layout(std430, binding = 5) readonly buffer Inverse { int inverse_neighbour[]; };
 layout(std430, binding = 6) readonly buffer StateBase { uint state_base[]; };  // [cell]
@@ -30,6 +30,16 @@ layout(std430, binding = 17) buffer LossPartials { float loss_partials[]; };
 layout(std430, binding = 18) readonly buffer ProgramInfo { uint program_info[]; };
 // The hard rollout's rows, bit-packed: [row][word of the chunk], bit k of word w = cell 32 w + k.
 layout(std430, binding = 19) buffer HardActivations { uint hard_act[]; };
+// Training on the device: logits [gate * 16 + op], AdamW moments (m, then v), the 16 ops'
+// coefficients, this epoch's optimiser scalars, results (active gates, non-finite gradient flag)
+// and the logit gradient.
+layout(std430, binding = 20) buffer Logits { float logits[]; };
+layout(std430, binding = 21) buffer Moments { float moments[]; };
+layout(std430, binding = 22) readonly buffer OpTable { vec4 op_table[16]; };
+// lr, beta1, beta2, eps, weight decay, clip, 1 - beta1^t, 1 - beta2^t
+layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[8]; };
+layout(std430, binding = 24) buffer TrainResults { uint train_results[2]; };
+layout(std430, binding = 25) buffer LogitGradients { float logit_grad[]; };
 
 layout(push_constant) uniform Push {
   uint cell_offset;   // first cell (global index) of the chunk being processed
@@ -64,6 +74,18 @@ bool fires(uint cell) {
 float state_value(uint offset, uint index) {
   const float v = states[offset + index];
   return pc.hard != 0u ? (v > 0.5 ? 1.0 : 0.0) : v;
+}
+
+// Softmax of one gate's 16 logits (SPEC §1), in float.
+void softmax16(uint gate, out float p[16]) {
+  float z_max = logits[gate * 16u];
+  for (uint i = 1u; i < 16u; ++i) z_max = max(z_max, logits[gate * 16u + i]);
+  float sum = 0.0;
+  for (uint i = 0u; i < 16u; ++i) {
+    p[i] = exp(logits[gate * 16u + i] - z_max);
+    sum += p[i];
+  }
+  for (uint i = 0u; i < 16u; ++i) p[i] /= sum;
 }
 
 vec4 coefficient(uint gate) { return coefficients[pc.hard != 0u ? pc.num_gates + gate : gate]; }

@@ -8,6 +8,7 @@
 
 #include "backend_checks.hpp"
 #include "dlca/cpu_backend.hpp"
+#include "dlca/model_file.hpp"
 #include "dlca/trainer.hpp"
 #include "dlca/vulkan_backend.hpp"
 
@@ -95,18 +96,51 @@ TEST_CASE("Vulkan backend refuses work that cannot fit one binding, naming the b
 TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs") {
   // Stated tolerance: per-epoch soft losses within 1e-4 relative, identical hard losses, final
   // logits within 1e-3 (AdamW steps of 0.05 amplify last-bit differences of the gradients).
+  // Both ways of training on Vulkan: AdamW on the device (parameters resident) and on the host.
+  for (const bool on_device : {true, false}) {
+    CAPTURE(on_device);
+    const ExperimentConfig c = testing::small_checkerboard();
+    const CheckerboardTask task(c);
+    CpuBackend cpu;
+    VulkanBackendOptions options = validated();
+    options.train_on_device = on_device;
+    VulkanBackend vulkan(options);
+    Trainer on_cpu(make_model(c), task, cpu), on_vulkan(make_model(c), task, vulkan);
+    for (int epoch = 0; epoch < 20; ++epoch) {
+      CAPTURE(epoch);
+      const EpochStats a = on_cpu.run_epoch(), b = on_vulkan.run_epoch();
+      CHECK(b.soft_loss == doctest::Approx(a.soft_loss).epsilon(1e-4));
+      CHECK(b.hard_loss == a.hard_loss);
+      CHECK(b.active_gates == a.active_gates);
+    }
+    CHECK(max_difference(on_cpu.model().logits, on_vulkan.model().logits) < 1e-3);
+    CHECK(vulkan.validation_errors() == 0);
+  }
+}
+
+TEST_CASE("Vulkan device training: reading the state back and resuming change nothing") {
+  // 12 epochs straight, against 6 epochs, a download of logits and moments (as a checkpoint
+  // save does), then 6 more in the same trainer and in a new trainer restored from the download.
   const ExperimentConfig c = testing::small_checkerboard();
   const CheckerboardTask task(c);
-  CpuBackend cpu;
-  VulkanBackend vulkan(validated());
-  Trainer on_cpu(make_model(c), task, cpu), on_vulkan(make_model(c), task, vulkan);
-  for (int epoch = 0; epoch < 20; ++epoch) {
-    CAPTURE(epoch);
-    const EpochStats a = on_cpu.run_epoch(), b = on_vulkan.run_epoch();
-    CHECK(b.soft_loss == doctest::Approx(a.soft_loss).epsilon(1e-4));
-    CHECK(b.hard_loss == a.hard_loss);
-    CHECK(b.active_gates == a.active_gates);
+  VulkanBackend a_backend(validated()), b_backend(validated()), c_backend(validated());
+  Trainer a(make_model(c), task, a_backend), b(make_model(c), task, b_backend);
+  REQUIRE(a.on_device());
+  for (int e = 0; e < 12; ++e) a.run_epoch();
+  for (int e = 0; e < 6; ++e) b.run_epoch();
+  TrainingState saved = training_state_of(b);
+  Model saved_model = b.model();
+  for (int e = 0; e < 6; ++e) b.run_epoch();
+  Trainer resumed(std::move(saved_model), task, c_backend);
+  restore_training(resumed, std::move(saved));
+  for (int e = 0; e < 6; ++e) resumed.run_epoch();
+  CHECK(b.model().logits == a.model().logits);
+  CHECK(resumed.model().logits == a.model().logits);
+  CHECK(resumed.optimizer().second_moment() == a.optimizer().second_moment());
+  CHECK(resumed.optimizer().steps_taken() == 12);
+  for (int e = 0; e < 12; ++e) {
+    CAPTURE(e);
+    CHECK(resumed.history()[e].soft_loss == a.history()[e].soft_loss);
+    CHECK(resumed.history()[e].hard_loss == a.history()[e].hard_loss);
   }
-  CHECK(max_difference(on_cpu.model().logits, on_vulkan.model().logits) < 1e-3);
-  CHECK(vulkan.validation_errors() == 0);
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dlca/adamw.hpp"
 #include "dlca/grid.hpp"
 #include "dlca/model.hpp"
 
@@ -31,12 +32,31 @@ struct RolloutResult {
   std::vector<float> final_state;  // [batch][C][H][W] when requested
 };
 
+// One epoch run entirely on a backend's device (see Backend::trains_on_device).
+struct DeviceEpoch {
+  double soft_loss = 0, hard_loss = 0;
+  int active_gates = 0;         // of the parameters the losses were measured with
+  bool finite_gradient = true;  // false: the AdamW step was skipped
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
   virtual RolloutResult rollout(const Model& model, const Target& target, const RolloutBatch& batch,
                                 const RolloutRequest& request) = 0;
+
+  // Training with the logits and AdamW's moments kept on the backend's device (the Vulkan
+  // backend): the trainer uploads them once (and after a restore), runs whole epochs there
+  // (rollout, gradient, AdamW) and downloads them only when it needs them (saving, the end of a
+  // run). A backend that says false here has the trainer run AdamW on the host.
+  virtual bool trains_on_device() const { return false; }
+  virtual void upload_training_state(const Model& model, const AdamW& optimizer);
+  // `step` is AdamW's 1-based step number for the bias corrections.
+  virtual DeviceEpoch train_epoch(const Model& model, const AdamWSettings& settings, int64_t step,
+                                  const Target& target, const RolloutBatch& batch);
+  virtual void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
+                                       std::vector<float>& second_moment);
 };
 
 }  // namespace dlca

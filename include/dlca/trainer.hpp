@@ -24,10 +24,18 @@ class Trainer {
  public:
   Trainer(Model model, const Task& task, Backend& backend);
   EpochStats run_epoch();
-  const Model& model() const { return model_; }
+  // The parameters and optimiser state; when training on a device, downloaded first if stale.
+  const Model& model() const {
+    sync_from_device();
+    return model_;
+  }
   const Task& task() const { return task_; }
   int64_t epoch() const { return epoch_; }
-  const AdamW& optimizer() const { return optimizer_; }
+  const AdamW& optimizer() const {
+    sync_from_device();
+    return optimizer_;
+  }
+  bool on_device() const { return on_device_; }
   // Every epoch run so far, including those before a restore.
   const std::vector<EpochStats>& history() const { return history_; }
   // Continues a run from a checkpoint: optimizer moments and step count, epoch, history. The
@@ -36,10 +44,16 @@ class Trainer {
                std::vector<float> second_moment, std::vector<EpochStats> history);
 
  private:
-  Model model_;
+  void sync_from_device() const;
+
+  mutable Model model_;
   const Task& task_;
   Backend& backend_;
-  AdamW optimizer_;
+  mutable AdamW optimizer_;
+  bool on_device_;                   // parameters and moments live on the backend's device
+  bool device_needs_upload_ = true;  // the host copies are newer (start, restore)
+  mutable bool host_stale_ = false;  // the device's copies are newer
+  int64_t device_steps_ = 0;         // AdamW steps taken, counting those on the device
   uint64_t masks_key_;
   int64_t epoch_ = 0;
   std::vector<EpochStats> history_;

@@ -34,6 +34,9 @@ struct VulkanBackendOptions {
   // variable DLCA_VULKAN_VALIDATION=1).
   bool validation = false;
   bool profile = false;  // GPU timestamps per phase (see profile())
+  // Keep the logits and AdamW's moments on the device and run the optimiser there (training
+  // through Trainer); false: AdamW on the host, the gradient downloaded every epoch.
+  bool train_on_device = true;
   // Lower limits than the device's, to exercise splitting in tests; 0 keeps the device's.
   uint32_t max_workgroups = 0;     // per dispatch dimension
   uint64_t max_binding_bytes = 0;  // largest buffer bound to one shader binding
@@ -57,6 +60,12 @@ class VulkanBackend : public Backend {
   std::string name() const override;
   RolloutResult rollout(const Model& model, const Target& target, const RolloutBatch& batch,
                         const RolloutRequest& request) override;
+  bool trains_on_device() const override;
+  void upload_training_state(const Model& model, const AdamW& optimizer) override;
+  DeviceEpoch train_epoch(const Model& model, const AdamWSettings& settings, int64_t step,
+                          const Target& target, const RolloutBatch& batch) override;
+  void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
+                               std::vector<float>& second_moment) override;
   int validation_errors() const;
   const VulkanProfile& profile() const;
 

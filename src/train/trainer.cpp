@@ -12,6 +12,7 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
       task_(task),
       backend_(backend),
       optimizer_(model_.logits.size(), AdamWSettings{.learning_rate = model_.config.learning_rate}),
+      on_device_(backend.trains_on_device()),
       masks_key_(SeedKeys(model_.config.seed).masks),
       jax_rollout_keys_(jax::split(jax::prng_key(uint32_t(model_.config.seed)))[0]) {}
 
@@ -20,8 +21,18 @@ void Trainer::restore(int64_t epoch, int64_t optimizer_steps, std::vector<float>
   if (epoch < 0 || history.size() != size_t(epoch))
     throw std::invalid_argument("Trainer::restore: history does not match the epoch");
   optimizer_.restore(optimizer_steps, std::move(first_moment), std::move(second_moment));
+  device_needs_upload_ = true;
+  host_stale_ = false;
   epoch_ = epoch;
   history_ = std::move(history);
+}
+
+void Trainer::sync_from_device() const {
+  if (!host_stale_) return;
+  std::vector<float> m, v;
+  backend_.download_training_state(model_.logits, m, v);
+  optimizer_.restore(device_steps_, std::move(m), std::move(v));
+  host_stale_ = false;
 }
 
 EpochStats Trainer::run_epoch() {
@@ -35,14 +46,31 @@ EpochStats Trainer::run_epoch() {
                  : fire_masks(epoch_mask_key(masks_key_, uint64_t(epoch_)), cfg.steps, cfg.height,
                               cfg.width, cfg.fire_rate);
   RolloutBatch batch{cfg.batch, data_.initial_states.data(), cfg.async ? masks_.data() : nullptr};
-  RolloutResult r = backend_.rollout(model_, data_.target, batch, RolloutRequest{});
-  if (!std::isfinite(r.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
   EpochStats stats;
   stats.epoch = epoch_;
-  stats.soft_loss = r.soft_loss;
-  stats.hard_loss = r.hard_loss;
-  stats.active_gates = active_gate_count(model_.logits);
-  optimizer_.step(model_.logits, r.grad);
+  if (on_device_) {
+    if (device_needs_upload_) {
+      backend_.upload_training_state(model_, optimizer_);
+      device_steps_ = optimizer_.steps_taken();
+      device_needs_upload_ = false;
+    }
+    const DeviceEpoch d =
+        backend_.train_epoch(model_, optimizer_.settings(), device_steps_ + 1, data_.target, batch);
+    if (!std::isfinite(d.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
+    if (!d.finite_gradient) throw std::runtime_error("gradient: contains NaN or infinity");
+    ++device_steps_;
+    host_stale_ = true;
+    stats.soft_loss = d.soft_loss;
+    stats.hard_loss = d.hard_loss;
+    stats.active_gates = d.active_gates;
+  } else {
+    RolloutResult r = backend_.rollout(model_, data_.target, batch, RolloutRequest{});
+    if (!std::isfinite(r.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
+    stats.soft_loss = r.soft_loss;
+    stats.hard_loss = r.hard_loss;
+    stats.active_gates = active_gate_count(model_.logits);
+    optimizer_.step(model_.logits, r.grad);
+  }
   ++epoch_;
   stats.milliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

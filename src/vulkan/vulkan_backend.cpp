@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -19,12 +20,15 @@
 #include "vulkan_context.hpp"
 
 // SPIR-V of shaders/*.comp, generated at build time by glslangValidator.
+#include "adamw.spv.h"
 #include "backward_level.spv.h"
 #include "forward_level.spv.h"
+#include "gate_coefficients.spv.h"
 #include "gather_patches.spv.h"
 #include "hard_gather.spv.h"
 #include "hard_level.spv.h"
 #include "hard_write.spv.h"
+#include "logit_gradient.spv.h"
 #include "loss.spv.h"
 #include "patch_gradient.spv.h"
 #include "reduce_gate_sums.spv.h"
@@ -66,6 +70,12 @@ enum Binding : uint32_t {
   kLossPartials,
   kProgramInfo,
   kHardActivations,
+  kLogits,
+  kMoments,
+  kOpTable,
+  kOptimizerScalars,
+  kTrainResults,
+  kLogitGradients,
   kBindingCount
 };
 
@@ -88,6 +98,9 @@ enum Pipeline {
   kHardGather,
   kHardLevel,
   kHardWrite,
+  kGateCoefficients,
+  kLogitGradient,
+  kAdamW,
   kPipelineCount
 };
 constexpr uint32_t kHardLevelGroup = 64;  // local_size_x of hard_level.comp
@@ -125,7 +138,7 @@ struct PlanKey {
 // Where each piece lives in the staging buffer (byte offsets).
 struct StagingLayout {
   size_t coefficients, initial_state, masks, target, upload_end;
-  size_t losses, gate_sums, final_state, total;
+  size_t optimizer, losses, gate_sums, final_state, train_results, total;
 };
 
 }  // namespace
@@ -168,6 +181,9 @@ struct VulkanBackend::Impl {
         {hard_gather_spv, sizeof(hard_gather_spv)},
         {hard_level_spv, sizeof(hard_level_spv)},
         {hard_write_spv, sizeof(hard_write_spv)},
+        {gate_coefficients_spv, sizeof(gate_coefficients_spv)},
+        {logit_gradient_spv, sizeof(logit_gradient_spv)},
+        {adamw_spv, sizeof(adamw_spv)},
     }};
     for (size_t i = 0; i < code.size(); ++i)
       pipelines[i] = device.create_pipeline(code[i].first, code[i].second);
@@ -207,6 +223,19 @@ struct VulkanBackend::Impl {
     return std::max<uint64_t>(std::min(kDefaultChunkBytes, device.device_local_bytes() / 8),
                               uint64_t(16) << 20);
   }
+  // Training state: host copies waiting for upload (or last downloaded), and whether the device
+  // holds the current one.
+  std::vector<float> pending_logits, pending_m, pending_v;
+  bool device_state_live = false;
+
+  // `trains_now`: also upload the pending training state.
+  void prepare(const Model& model, const Target& target, const RolloutBatch& batch,
+               bool trains_now);
+  void submit(int flags);
+  double loss_sum(int slot) const;  // 0: soft, 1: hard
+  void upload(Binding b, const void* data, size_t bytes);
+  void download(Binding b, void* out, size_t bytes);
+  void download_state();
   void build_plan(PlanKey new_key, const CellProgram& prog, const Model& model,
                   const GridGeometry& geo);
   VkCommandBuffer record(int flags);
@@ -305,6 +334,12 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
       floats(2 * uint64_t(loss_groups)),
       floats(program_info.size()),
       floats(uint64_t(prog.num_rows) * ((chunk_cells + 31) / 32)),
+      floats(uint64_t(num_gates) * kNumOps),
+      floats(uint64_t(num_gates) * kNumOps * 2),
+      floats(kNumOps * 4),
+      floats(8),
+      floats(2),
+      floats(uint64_t(num_gates) * kNumOps),
   };
   static const char* kNames[kBindingCount] = {"ops",
                                               "row consumers",
@@ -325,7 +360,13 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
                                               "gate ops",
                                               "loss partial sums",
                                               "program info",
-                                              "hard activations"};
+                                              "hard activations",
+                                              "logits",
+                                              "moments",
+                                              "op table",
+                                              "optimizer scalars",
+                                              "train results",
+                                              "logit gradients"};
   for (uint32_t b = 0; b < kBindingCount; ++b) {
     if (sizes[b] > binding)
       throw vk::VulkanError(fmt::format(
@@ -348,7 +389,9 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   L.initial_state = take(state_size * 4);
   L.masks = take(sizes[kMasks]);
   L.target = take(sizes[kTargetValues]);
+  L.optimizer = take(sizes[kOptimizerScalars]);
   L.upload_end = at;
+  L.train_results = take(sizes[kTrainResults]);
   L.losses = take(sizes[kLossPartials]);
   L.gate_sums = take(sizes[kGateSums]);
   L.final_state = take(state_size * 4);
@@ -357,14 +400,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
 
   // Constant tables: uploaded once, through the staging buffer in pieces.
   const auto upload_vector = [&](Binding b, const auto& v) {
-    const size_t bytes = v.size() * sizeof(v[0]);
-    const char* data = reinterpret_cast<const char*>(v.data());
-    for (size_t done = 0; done < bytes;) {
-      const size_t piece = std::min(bytes - done, size_t(staging.bytes));
-      std::memcpy(staging.mapped, data + done, piece);
-      device.copy_now(staging, buffers[b], done, piece);
-      done += piece;
-    }
+    upload(b, v.data(), v.size() * sizeof(v[0]));
   };
   upload_vector(kOps, op_words);
   upload_vector(kRowConsumers, row_ranges);
@@ -374,12 +410,14 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   upload_vector(kStateBase, geo.state_base);
   upload_vector(kGateOps, gate_ops);
   upload_vector(kProgramInfo, program_info);
+  upload_vector(kOpTable, kOpCoefficients);
   key = std::move(new_key);
 }
 
 namespace {
-enum Flags { kGradient = 1, kHard = 2, kFinalState = 4, kProfile = 8 };
-}
+// kTrain: coefficients from the device's logits, and the gradient and AdamW step on the device.
+enum Flags { kGradient = 1, kHard = 2, kFinalState = 4, kProfile = 8, kTrain = 16 };
+}  // namespace
 
 VkCommandBuffer VulkanBackend::Impl::record(int flags) {
   VkCommandBuffer cb = device.allocate_commands();
@@ -494,12 +532,19 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
   };
 
   stamp("");
-  copy(staging, layout.coefficients, buffers[kCoefficients], 0, buffers[kCoefficients].bytes);
+  const bool train = flags & kTrain;
+  if (train) {
+    copy(staging, layout.optimizer, buffers[kOptimizerScalars], 0, 8 * 4);
+    vkCmdFillBuffer(cb, buffers[kTrainResults].buffer, 0, VK_WHOLE_SIZE, 0);
+  } else {
+    copy(staging, layout.coefficients, buffers[kCoefficients], 0, buffers[kCoefficients].bytes);
+  }
   copy(staging, layout.initial_state, buffers[kStates], 0, size_t(S) * 4);
   if (key->async) copy(staging, layout.masks, buffers[kMasks], 0, buffers[kMasks].bytes);
   copy(staging, layout.target, buffers[kTargetValues], 0, buffers[kTargetValues].bytes);
   if (flags & kGradient) vkCmdFillBuffer(cb, buffers[kStateGradients].buffer, 0, VK_WHOLE_SIZE, 0);
   barrier();
+  if (train) pass(kGateCoefficients, base, uint64_t(num_gates));
   stamp("upload");
 
   rollout(
@@ -548,12 +593,18 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
     pass(kReduce, base, uint64_t(num_gates));
     stamp("backward");
   }
+  if (train) {
+    pass(kLogitGradient, base, uint64_t(num_gates));
+    pass(kAdamW, base, uint64_t(num_gates) * kNumOps);
+    stamp("optimizer");
+  }
 
   copy(buffers[kLossPartials], 0, staging, layout.losses, buffers[kLossPartials].bytes);
   if (flags & kGradient)
     copy(buffers[kGateSums], 0, staging, layout.gate_sums, buffers[kGateSums].bytes);
   if (flags & kFinalState)
     copy(buffers[kStates], size_t(steps) * S * 4, staging, layout.final_state, size_t(S) * 4);
+  if (train) copy(buffers[kTrainResults], 0, staging, layout.train_results, 8);
   barrier(VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_HOST_BIT);
   stamp("download");
   vk::check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
@@ -569,35 +620,43 @@ std::string VulkanBackend::name() const { return "vulkan (" + impl_->device.name
 int VulkanBackend::validation_errors() const { return impl_->instance.validation_errors(); }
 const VulkanProfile& VulkanBackend::profile() const { return impl_->profile; }
 
-RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
-                                     const RolloutBatch& batch, const RolloutRequest& request) {
-  Impl& I = *impl_;
+// Builds the plan for this model and batch if needed and writes the epoch's inputs (initial
+// states, masks, target) to the staging buffer.
+void VulkanBackend::Impl::prepare(const Model& model, const Target& target,
+                                  const RolloutBatch& batch, bool trains_now) {
   const ExperimentConfig& cfg = model.config;
   if (batch.batch <= 0 || !batch.initial_state) throw std::invalid_argument("rollout: empty batch");
   if (cfg.async && !batch.fire_masks)
     throw std::invalid_argument("rollout: async config without fire masks");
   const CellProgram prog = build_cell_program(model);
-  PlanKey key{prog.ops,     prog.output_rows, batch.batch,  cfg.height, cfg.width,
-              cfg.channels, cfg.steps,        cfg.periodic, cfg.async,  cfg.loss_channels};
-  if (!I.key || !(*I.key == key)) {
+  PlanKey new_key{prog.ops,     prog.output_rows, batch.batch,  cfg.height, cfg.width,
+                  cfg.channels, cfg.steps,        cfg.periodic, cfg.async,  cfg.loss_channels};
+  if (!key || !(*key == new_key)) {
+    if (device_state_live) {  // keep the training state across the rebuild
+      download_state();
+      device_state_live = false;
+    }
     const GridGeometry geo =
         make_grid_geometry(batch.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
-    I.build_plan(std::move(key), prog, model, geo);
+    build_plan(std::move(new_key), prog, model, geo);
   }
-
-  // Uploads: soft and hard coefficients, initial state, masks, target.
-  char* staging = static_cast<char*>(I.staging.mapped);
-  const std::vector<float> soft = soft_coefficients(model.logits);
-  const std::vector<uint8_t> hard = hard_ops(model.logits);
-  float* coefficients = reinterpret_cast<float*>(staging + I.layout.coefficients);
-  std::memcpy(coefficients, soft.data(), soft.size() * 4);
-  for (size_t g = 0; g < hard.size(); ++g)
-    std::memcpy(coefficients + (hard.size() + g) * 4, kOpCoefficients[hard[g]].data(), 16);
-  std::memcpy(staging + I.layout.initial_state, batch.initial_state, I.state_size * 4);
+  // Uploads through the staging buffer overwrite the epoch's inputs: they go first.
+  if (!device_state_live && trains_now) {
+    const size_t n = size_t(num_gates) * kNumOps;
+    if (pending_logits.size() != n || pending_m.size() != n || pending_v.size() != n)
+      throw std::logic_error("train_epoch: no training state uploaded for this model");
+    std::vector<float> moments(pending_m);
+    moments.insert(moments.end(), pending_v.begin(), pending_v.end());
+    upload(kLogits, pending_logits.data(), n * 4);
+    upload(kMoments, moments.data(), moments.size() * 4);
+    device_state_live = true;
+  }
+  char* mapped = static_cast<char*>(staging.mapped);
+  std::memcpy(mapped + layout.initial_state, batch.initial_state, state_size * 4);
   if (cfg.async)
-    std::memcpy(staging + I.layout.masks, batch.fire_masks,
+    std::memcpy(mapped + layout.masks, batch.fire_masks,
                 size_t(cfg.steps) * cfg.height * cfg.width);
-  float* target_values = reinterpret_cast<float*>(staging + I.layout.target);
+  float* target_values = reinterpret_cast<float*>(mapped + layout.target);
   const int plane = cfg.height * cfg.width;
   for (int b = 0; b < batch.batch; ++b)
     for (int c : cfg.loss_channels)
@@ -605,20 +664,85 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
         for (int x = 0; x < cfg.width; ++x)
           target_values[(size_t(b) * cfg.channels + c) * plane + y * cfg.width + x] =
               target.at(b, c, y, x);
+}
+
+// Submits the command buffer for `flags` (recording it the first time) and waits.
+void VulkanBackend::Impl::submit(int flags) {
+  auto found = commands.find(flags);
+  device.submit_and_wait(found != commands.end() ? found->second : record(flags));
+  profile.dispatches = dispatch_counts[flags];
+  profile.submits = 1;
+  profile.chunks = int(chunks);
+  profile.phase_ms.clear();
+  if (!(flags & kProfile)) return;
+  const auto& names = phase_names[flags];
+  std::vector<uint64_t> stamps(names.size() + 1);
+  vk::check(
+      vkGetQueryPoolResults(device.handle(), queries, 0, uint32_t(stamps.size()), stamps.size() * 8,
+                            stamps.data(), 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+      "vkGetQueryPoolResults");
+  const double period_ms = device.limits().timestampPeriod * 1e-6;
+  for (size_t i = 0; i < names.size(); ++i)
+    profile.phase_ms.push_back({names[i], double(stamps[i + 1] - stamps[i]) * period_ms});
+}
+
+double VulkanBackend::Impl::loss_sum(int slot) const {
+  const float* losses =
+      reinterpret_cast<const float*>(static_cast<const char*>(staging.mapped) + layout.losses);
+  double sum = 0;
+  for (uint32_t g = 0; g < loss_groups; ++g) sum += losses[size_t(slot) * loss_groups + g];
+  return sum;
+}
+
+// Copies a device buffer's first `bytes` into `out`, through the staging buffer in pieces.
+void VulkanBackend::Impl::download(Binding b, void* out, size_t bytes) {
+  for (size_t done = 0; done < bytes;) {
+    const size_t piece = std::min(bytes - done, size_t(staging.bytes));
+    device.copy_now(buffers[b], done, staging, 0, piece);
+    std::memcpy(static_cast<char*>(out) + done, staging.mapped, piece);
+    done += piece;
+  }
+}
+
+void VulkanBackend::Impl::upload(Binding b, const void* data, size_t bytes) {
+  for (size_t done = 0; done < bytes;) {
+    const size_t piece = std::min(bytes - done, size_t(staging.bytes));
+    std::memcpy(staging.mapped, static_cast<const char*>(data) + done, piece);
+    device.copy_now(staging, 0, buffers[b], done, piece);
+    done += piece;
+  }
+}
+
+void VulkanBackend::Impl::download_state() {
+  const size_t n = size_t(num_gates) * kNumOps;
+  pending_logits.resize(n);
+  std::vector<float> moments(2 * n);
+  download(kLogits, pending_logits.data(), n * 4);
+  download(kMoments, moments.data(), 2 * n * 4);
+  pending_m.assign(moments.begin(), moments.begin() + long(n));
+  pending_v.assign(moments.begin() + long(n), moments.end());
+}
+
+RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
+                                     const RolloutBatch& batch, const RolloutRequest& request) {
+  Impl& I = *impl_;
+  I.prepare(model, target, batch, false);
+  // The host's parameters: soft and hard coefficients.
+  char* staging = static_cast<char*>(I.staging.mapped);
+  const std::vector<float> soft = soft_coefficients(model.logits);
+  const std::vector<uint8_t> hard = hard_ops(model.logits);
+  float* coefficients = reinterpret_cast<float*>(staging + I.layout.coefficients);
+  std::memcpy(coefficients, soft.data(), soft.size() * 4);
+  for (size_t g = 0; g < hard.size(); ++g)
+    std::memcpy(coefficients + (hard.size() + g) * 4, kOpCoefficients[hard[g]].data(), 16);
 
   const bool profiling = I.options.profile && I.queries;
-  const int flags = (request.gradient ? kGradient : 0) | (request.hard_loss ? kHard : 0) |
-                    (request.final_state ? kFinalState : 0) | (profiling ? kProfile : 0);
-  auto found = I.commands.find(flags);
-  VkCommandBuffer cb = found != I.commands.end() ? found->second : I.record(flags);
-  I.device.submit_and_wait(cb);
+  I.submit((request.gradient ? kGradient : 0) | (request.hard_loss ? kHard : 0) |
+           (request.final_state ? kFinalState : 0) | (profiling ? kProfile : 0));
 
   RolloutResult result;
-  const float* losses = reinterpret_cast<const float*>(staging + I.layout.losses);
-  for (uint32_t g = 0; g < I.loss_groups; ++g) {
-    result.soft_loss += losses[g];
-    if (request.hard_loss) result.hard_loss += losses[I.loss_groups + g];
-  }
+  result.soft_loss = I.loss_sum(0);
+  if (request.hard_loss) result.hard_loss = I.loss_sum(1);
   if (request.gradient) {
     const float* sums = reinterpret_cast<const float*>(staging + I.layout.gate_sums);
     std::vector<double> gate_sums(sums, sums + size_t(I.num_gates) * 4);
@@ -628,23 +752,49 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
     const float* state = reinterpret_cast<const float*>(staging + I.layout.final_state);
     result.final_state.assign(state, state + I.state_size);
   }
-
-  I.profile.dispatches = I.dispatch_counts[flags];
-  I.profile.submits = 1;
-  I.profile.chunks = int(I.chunks);
-  I.profile.phase_ms.clear();
-  if (profiling) {
-    const auto& names = I.phase_names[flags];
-    std::vector<uint64_t> stamps(names.size() + 1);
-    vk::check(vkGetQueryPoolResults(I.device.handle(), I.queries, 0, uint32_t(stamps.size()),
-                                    stamps.size() * 8, stamps.data(), 8,
-                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-              "vkGetQueryPoolResults");
-    const double period_ms = I.device.limits().timestampPeriod * 1e-6;
-    for (size_t i = 0; i < names.size(); ++i)
-      I.profile.phase_ms.push_back({names[i], double(stamps[i + 1] - stamps[i]) * period_ms});
-  }
   return result;
+}
+
+bool VulkanBackend::trains_on_device() const { return impl_->options.train_on_device; }
+
+void VulkanBackend::upload_training_state(const Model& model, const AdamW& optimizer) {
+  Impl& I = *impl_;
+  I.pending_logits = model.logits;
+  I.pending_m = optimizer.first_moment();
+  I.pending_v = optimizer.second_moment();
+  I.device_state_live = false;  // uploaded by the next train_epoch, once the plan exists
+}
+
+DeviceEpoch VulkanBackend::train_epoch(const Model& model, const AdamWSettings& settings,
+                                       int64_t step, const Target& target,
+                                       const RolloutBatch& batch) {
+  Impl& I = *impl_;
+  I.prepare(model, target, batch, true);
+  const float scalars[8] = {settings.learning_rate,
+                            settings.beta1,
+                            settings.beta2,
+                            settings.eps,
+                            settings.weight_decay,
+                            settings.clip,
+                            1.0f - std::pow(settings.beta1, float(step)),
+                            1.0f - std::pow(settings.beta2, float(step))};
+  char* staging = static_cast<char*>(I.staging.mapped);
+  std::memcpy(staging + I.layout.optimizer, scalars, sizeof(scalars));
+  const bool profiling = I.options.profile && I.queries;
+  I.submit(kGradient | kHard | kTrain | (profiling ? kProfile : 0));
+  uint32_t results[2];
+  std::memcpy(results, staging + I.layout.train_results, sizeof(results));
+  return {I.loss_sum(0), I.loss_sum(1), int(results[0]), results[1] == 0};
+}
+
+void VulkanBackend::download_training_state(std::vector<float>& logits,
+                                            std::vector<float>& first_moment,
+                                            std::vector<float>& second_moment) {
+  Impl& I = *impl_;
+  if (I.device_state_live) I.download_state();
+  logits = I.pending_logits;
+  first_moment = I.pending_m;
+  second_moment = I.pending_v;
 }
 
 std::vector<VulkanDeviceInfo> list_vulkan_devices() {

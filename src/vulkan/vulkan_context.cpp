@@ -248,6 +248,10 @@ Device::Device(Instance& instance, int index, uint32_t bindings, uint32_t push_b
   auto fence_info = make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
   check(vkCreateFence(device_, &fence_info, nullptr, &fence_), "vkCreateFence");
 
+  if (bindings > properties_.limits.maxPerStageDescriptorStorageBuffers)
+    throw VulkanError(fmt::format(
+        "Vulkan device {} ({}) allows {} storage buffers per shader; dlca needs {}", index,
+        properties_.deviceName, properties_.limits.maxPerStageDescriptorStorageBuffers, bindings));
   std::vector<VkDescriptorSetLayoutBinding> layout_bindings(bindings);
   for (uint32_t b = 0; b < bindings; ++b) {
     layout_bindings[b].binding = b;
@@ -368,14 +372,14 @@ VkCommandBuffer Device::allocate_commands() {
   return commands;
 }
 
-void Device::copy_now(const Buffer& staging, const Buffer& to, VkDeviceSize offset,
-                      VkDeviceSize bytes) {
+void Device::copy_now(const Buffer& from, VkDeviceSize from_offset, const Buffer& to,
+                      VkDeviceSize to_offset, VkDeviceSize bytes) {
   VkCommandBuffer commands = allocate_commands();
   auto begin = make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
-  const VkBufferCopy region{0, offset, bytes};
-  vkCmdCopyBuffer(commands, staging.buffer, to.buffer, 1, &region);
+  const VkBufferCopy region{from_offset, to_offset, bytes};
+  vkCmdCopyBuffer(commands, from.buffer, to.buffer, 1, &region);
   check(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
   try {
     submit_and_wait(commands);

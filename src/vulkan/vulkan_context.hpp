@@ -105,8 +105,9 @@ class Device {
   // Submits and waits.
   void submit_and_wait(VkCommandBuffer commands);
   VkCommandBuffer allocate_commands();
-  // Copies `bytes` from the start of the host-visible `staging` into `to` at `offset`, and waits.
-  void copy_now(const Buffer& staging, const Buffer& to, VkDeviceSize offset, VkDeviceSize bytes);
+  // Copies `bytes` from `from` at `from_offset` into `to` at `to_offset`, and waits.
+  void copy_now(const Buffer& from, VkDeviceSize from_offset, const Buffer& to,
+                VkDeviceSize to_offset, VkDeviceSize bytes);
 
  private:
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;

@@ -1,0 +1,21 @@
+// Training on the device, end of an epoch: one AdamW step with element-wise clipping on every
+// logit (SPEC §6, as src/train/adamw.cpp), unless a gradient was not finite.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+layout(local_size_x = 256) in;
+
+void main() {
+  const uint i = linear_index();
+  const uint n = pc.num_gates * 16u;
+  if (i >= n || train_results[1] != 0u) return;
+  const float lr = optimizer[0], beta1 = optimizer[1], beta2 = optimizer[2], eps = optimizer[3];
+  const float decay = optimizer[4], clip_value = optimizer[5];
+  const float g = clamp(logit_grad[i], -clip_value, clip_value);
+  const float m = beta1 * moments[i] + (1.0 - beta1) * g;
+  const float v = beta2 * moments[n + i] + (1.0 - beta2) * g * g;
+  moments[i] = m;
+  moments[n + i] = v;
+  const float m_hat = m / optimizer[6], v_hat = v / optimizer[7];
+  logits[i] -= lr * (m_hat / (sqrt(v_hat) + eps) + decay * logits[i]);
+}
