@@ -27,6 +27,10 @@ struct ChosenBackend {
 // Throws std::runtime_error with a one-line reason when "vulkan" cannot run.
 ChosenBackend make_backend(const BackendChoice& choice);
 
+// For "auto": the Vulkan device to use (`requested` if >= 0, else the first GPU), or -1 with the
+// reason in `why`.
+int auto_vulkan_device(int requested, std::string& why);
+
 // "vulkan profile (last epoch): N dispatches, 1 submit, ...; upload x ms, forward y ms, ..."
 std::string describe_profile(const VulkanProfile& profile);
 

@@ -1,7 +1,7 @@
 // dlca_run: runs a hard circuit (a trained model file, pruned, or a DigitalJS circuit) on grids of
-// any size with the bit-parallel simulator: synchronous or asynchronous, periodic or zero boundary,
-// random / seed / PNG initial state, damage, and outputs as PNG, animated GIF and a CSV of the
-// error per step against a target.
+// any size with the bit-parallel simulator (on the CPU or a Vulkan device): synchronous or
+// asynchronous, periodic or zero boundary, random / seed / PNG initial state, damage, and outputs
+// as PNG, animated GIF and a CSV of the error per step against a target.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -12,13 +12,16 @@
 #include <CLI/CLI.hpp>
 
 #include "dlca/atomic_file.hpp"
-#include "dlca/bit_grid.hpp"
+#include "dlca/backend_choice.hpp"
+
 #include "dlca/circuit_kernel.hpp"
 #include "dlca/digitaljs.hpp"
 #include "dlca/image_output.hpp"
 #include "dlca/image_target.hpp"
 #include "dlca/model_file.hpp"
 #include "dlca/random.hpp"
+#include "dlca/simulation_grid.hpp"
+#include "dlca/vulkan_grid.hpp"
 
 namespace {
 
@@ -27,7 +30,8 @@ using namespace dlca;
 struct Options {
   std::string model_path, circuit_path;
   int size = 0, width = 0, height = 0, steps = 100, threads = 0;
-  std::string boundary = "auto", init = "random", engine = "auto", target;
+  std::string boundary = "auto", init = "random", engine = "auto", target, backend = "cpu";
+  int device = -1;
   bool async = false, rgb = false, colour = false, time = false, quiet = false;
   double fire_rate = 0.6;
   uint64_t seed = 1;
@@ -35,16 +39,6 @@ struct Options {
   std::string png_path, gif_path, csv_path;
   int gif_every = 1, zoom = 0;
 };
-
-// The grid's channels as bytes [C][H][W].
-std::vector<uint8_t> grid_bytes(const BitGrid& grid) {
-  std::vector<uint8_t> out;
-  out.reserve(size_t(grid.channels()) * grid.height() * grid.width());
-  for (int c = 0; c < grid.channels(); ++c)
-    for (int y = 0; y < grid.height(); ++y)
-      for (int x = 0; x < grid.width(); ++x) out.push_back(grid.get(c, y, x));
-  return out;
-}
 
 // Bit planes [k][H][W] of a PNG: mono (channel 0) or the 8-colour rules (channels 0..2).
 std::vector<uint8_t> png_planes(const std::string& path, int height, int width, bool colour) {
@@ -73,17 +67,35 @@ int run(const Options& o) {
                                             : tbb::global_control::active_value(
                                                   tbb::global_control::max_allowed_parallelism));
 
+  // The grid: on a Vulkan device, or on the CPU with a compiled or interpreted kernel.
+  std::unique_ptr<SimulationGrid> grid;
   std::unique_ptr<CircuitKernel> kernel;
-  if (o.engine != "interpreted") {
-    try {
-      kernel = compiled_kernel(circuit);
-    } catch (const std::exception& e) {
-      if (o.engine == "compiled")
-        throw std::runtime_error(std::string("--engine compiled: ") + e.what());
-      std::fprintf(stderr, "dlca_run: %s; using the interpreter\n", e.what());
-    }
+  int device = o.device;
+  if (o.backend == "auto") {
+    std::string why;
+    device = auto_vulkan_device(o.device, why);
+    if (device < 0 && !o.quiet)
+      std::fprintf(stderr, "dlca_run: auto: running on the CPU: %s\n", why.c_str());
   }
-  if (!kernel) kernel = interpreted_kernel(circuit);
+  if (o.backend == "vulkan" || (o.backend == "auto" && device >= 0)) {
+    try {
+      grid = std::make_unique<VulkanGrid>(circuit, height, width, periodic, std::max(device, 0));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("--backend vulkan: ") + e.what());
+    }
+  } else {
+    if (o.engine != "interpreted") {
+      try {
+        kernel = compiled_kernel(circuit);
+      } catch (const std::exception& e) {
+        if (o.engine == "compiled")
+          throw std::runtime_error(std::string("--engine compiled: ") + e.what());
+        std::fprintf(stderr, "dlca_run: %s; using the interpreter\n", e.what());
+      }
+    }
+    if (!kernel) kernel = interpreted_kernel(circuit);
+    grid = make_cpu_grid(circuit, *kernel, height, width, periodic);
+  }
 
   // Outputs are checked before any work is done.
   for (const std::string* path : {&o.png_path, &o.gif_path, &o.csv_path})
@@ -94,7 +106,6 @@ int run(const Options& o) {
         "--gif: a {}x{} grid at zoom {} is more than 2048 pixels wide; use --png or a smaller grid",
         width, height, zoom));
 
-  BitGrid grid(circuit, *kernel, height, width, periodic);
   const size_t cells = size_t(height) * width;
   // How many [H][W] planes `planes` holds; more than the circuit's channels is an error.
   const auto plane_count = [&](const std::vector<uint8_t>& planes, const std::string& what) {
@@ -108,13 +119,16 @@ int run(const Options& o) {
     std::vector<uint8_t> planes(size_t(C) * cells);
     for (size_t i = 0; i < planes.size(); ++i)
       planes[i] = uniform01(derive_key(o.seed, 1), i) < 0.5f;
-    for (int c = 0; c < C; ++c) grid.set_plane(c, &planes[size_t(c) * cells]);
+    grid->set_planes(planes);
   } else if (o.init == "seed") {
-    for (int c = 0; c < C; ++c) grid.set(c, height / 2, width / 2, true);
+    std::vector<uint8_t> planes(size_t(C) * cells, 0);
+    for (int c = 0; c < C; ++c)
+      planes[size_t(c) * cells + size_t(height / 2) * width + width / 2] = 1;
+    grid->set_planes(planes);
   } else {
     const auto planes = png_planes(o.init, height, width, o.colour);
-    for (int c = 0, n = plane_count(planes, "--init " + o.init); c < n; ++c)
-      grid.set_plane(c, &planes[size_t(c) * cells]);
+    plane_count(planes, "--init " + o.init);
+    grid->set_planes(planes);
   }
 
   // The target for the error CSV: explicit, or the checkerboard for checkerboard models.
@@ -123,7 +137,6 @@ int run(const Options& o) {
     target = "checkerboard";
   if (!o.csv_path.empty() && target.empty())
     throw std::runtime_error("--csv: needs --target checkerboard|FILE.png for the error");
-  std::vector<std::vector<uint64_t>> target_planes;  // per loss channel, BitGrid's layout
   if (!target.empty()) {
     std::vector<uint8_t> planes;
     if (target == "checkerboard") {
@@ -132,61 +145,56 @@ int run(const Options& o) {
     } else {
       planes = png_planes(target, height, width, o.colour);
     }
-    for (int c = 0, n = plane_count(planes, "--target " + target); c < n; ++c)
-      target_planes.push_back(grid.packed(&planes[size_t(c) * cells]));
+    plane_count(planes, "--target " + target);
+    grid->set_targets(planes);
   }
-  const auto error = [&] {
-    uint64_t e = 0;
-    for (size_t c = 0; c < target_planes.size(); ++c)
-      e += grid.differences(int(c), target_planes[c]);
-    return e;
-  };
+  const auto error = [&] { return grid->error(); };
 
   std::optional<GifWriter> gif;
   if (!o.gif_path.empty()) {
     gif.emplace(o.gif_path, 100);
-    gif->add_frame(render_cells(grid_bytes(grid), C, height, width, o.rgb, zoom));
+    gif->add_frame(render_cells(grid->planes(), C, height, width, o.rgb, zoom));
   }
   std::string csv = target.empty() ? "step,alive\n" : "step,error,alive\n";
   const auto log_step = [&](int step) {
-    csv += target.empty() ? fmt::format("{},{}\n", step, grid.count(0))
-                          : fmt::format("{},{},{}\n", step, error(), grid.count(0));
+    csv += target.empty() ? fmt::format("{},{}\n", step, grid->count(0))
+                          : fmt::format("{},{},{}\n", step, error(), grid->count(0));
   };
   log_step(0);
   double step_seconds = 0;
   for (int s = 0; s < o.steps; ++s) {
     const auto start = std::chrono::steady_clock::now();
     if (o.async)
-      grid.step_async(o.fire_rate, derive_key(o.seed, 1000 + uint64_t(s)));
+      grid->step_async(o.fire_rate, derive_key(o.seed, 1000 + uint64_t(s)));
     else
-      grid.step();
+      grid->step();
     if (o.damage_block > 0 && (o.damage_steps == 0 || s < o.damage_steps))
-      grid.zero_rectangle((height - o.damage_block) / 2, (width - o.damage_block) / 2,
-                          o.damage_block, o.damage_block);
+      grid->zero_rectangle((height - o.damage_block) / 2, (width - o.damage_block) / 2,
+                           o.damage_block, o.damage_block);
     if (o.damage_random > 0) {
       Rng rng(derive_key(o.seed, 5000000 + uint64_t(s)));
-      grid.zero_rectangle(int(rng.below(uint64_t(std::max(1, height - o.damage_random + 1)))),
-                          int(rng.below(uint64_t(std::max(1, width - o.damage_random + 1)))),
-                          o.damage_random, o.damage_random);
+      grid->zero_rectangle(int(rng.below(uint64_t(std::max(1, height - o.damage_random + 1)))),
+                           int(rng.below(uint64_t(std::max(1, width - o.damage_random + 1)))),
+                           o.damage_random, o.damage_random);
     }
     step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!o.csv_path.empty()) log_step(s + 1);
     if (gif && ((s + 1) % o.gif_every == 0 || s + 1 == o.steps))
-      gif->add_frame(render_cells(grid_bytes(grid), C, height, width, o.rgb, zoom));
+      gif->add_frame(render_cells(grid->planes(), C, height, width, o.rgb, zoom));
   }
 
   if (!o.csv_path.empty()) write_file_atomically(o.csv_path, csv);
   if (gif) gif->finish();
   if (!o.png_path.empty())
-    write_png(o.png_path, render_cells(grid_bytes(grid), C, height, width, o.rgb, 1));
+    write_png(o.png_path, render_cells(grid->planes(), C, height, width, o.rgb, 1));
   if (!o.quiet) {
-    std::cout << fmt::format("circuit: {} gates, {} channels ({} kernel)\n", circuit.gates.size(),
-                             C, kernel->name());
+    std::cout << fmt::format("circuit: {} gates, {} channels (on {})\n", circuit.gates.size(), C,
+                             grid->name());
     std::cout << fmt::format(
         "grid {}x{} {}, {} {} steps{}\n", width, height, periodic ? "periodic" : "zero boundary",
         o.steps, o.async ? fmt::format("asynchronous (fire rate {})", o.fire_rate) : "synchronous",
         o.damage_block || o.damage_random ? ", with damage" : "");
-    std::cout << fmt::format("alive in channel 0 after the last step: {}\n", grid.count(0));
+    std::cout << fmt::format("alive in channel 0 after the last step: {}\n", grid->count(0));
     if (!target.empty()) std::cout << fmt::format("error against {}: {}\n", target, error());
   }
   if (o.time) {
@@ -254,6 +262,13 @@ int main(int argc, char** argv) {
                  "compiled (the circuit's C, built for this CPU), interpreted, or auto")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "compiled", "interpreted"}));
+  app.add_option("--backend", o.backend,
+                 "cpu; vulkan (a Vulkan device, see dlca_devices); auto (the first Vulkan GPU, "
+                 "else the CPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
+  app.add_option("--device", o.device, "Vulkan device index (dlca_devices lists them)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--quiet", o.quiet, "print only --time");
   CLI11_PARSE(app, argc, argv);
   if (o.model_path.empty() && o.circuit_path.empty()) {

@@ -39,13 +39,7 @@ ChosenBackend make_backend(const BackendChoice& choice) {
         fmt::format("--backend: '{}' is not one of cpu, vulkan, auto", choice.kind));
   std::string why;
   try {
-    int device = choice.device;
-    if (device < 0)
-      for (const auto& d : list_vulkan_devices())
-        if (d.type != "CPU") {
-          device = d.index;
-          break;
-        }
+    const int device = auto_vulkan_device(choice.device, why);
     if (device >= 0) {
       auto vulkan = open_vulkan(device, choice.profile);
       chosen.vulkan = vulkan.get();
@@ -53,13 +47,24 @@ ChosenBackend make_backend(const BackendChoice& choice) {
       chosen.backend = std::move(vulkan);
       return chosen;
     }
-    why = "no Vulkan GPU found (a CPU-only Vulkan device is slower than the CPU backend)";
   } catch (const std::exception& e) {
     why = e.what();
   }
   chosen.backend = std::make_unique<CpuBackend>(choice.cpu);
   chosen.note = fmt::format("auto: running on the CPU: {}", why);
   return chosen;
+}
+
+int auto_vulkan_device(int requested, std::string& why) {
+  if (requested >= 0) return requested;
+  try {
+    for (const auto& d : list_vulkan_devices())
+      if (d.type != "CPU") return d.index;
+    why = "no Vulkan GPU found (a CPU-only Vulkan device is slower than the CPU)";
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  return -1;
 }
 
 std::string describe_profile(const VulkanProfile& p) {

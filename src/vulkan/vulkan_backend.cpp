@@ -110,11 +110,6 @@ std::string version_string(uint32_t v) {
                      VK_API_VERSION_PATCH(v));
 }
 
-bool validation_from_environment() {
-  const char* v = std::getenv("DLCA_VULKAN_VALIDATION");
-  return v && *v && std::strcmp(v, "0") != 0;
-}
-
 uint32_t groups_for(uint64_t items) { return uint32_t((items + kGroupSize - 1) / kGroupSize); }
 
 // Everything that fixes a plan: the program and the batch's shape.
@@ -167,7 +162,7 @@ struct VulkanBackend::Impl {
 
   Impl(VulkanBackendOptions o)
       : options(o),
-        instance(o.validation || validation_from_environment()),
+        instance(o.validation),
         device(instance, o.device, kBindingCount, sizeof(Push)) {
     const std::array<std::pair<const uint32_t*, size_t>, kPipelineCount> code = {{
         {gather_patches_spv, sizeof(gather_patches_spv)},

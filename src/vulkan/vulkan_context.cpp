@@ -2,6 +2,7 @@
 #include "vulkan_context.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -99,7 +100,15 @@ int compute_queue_family(VkPhysicalDevice device, uint32_t* timestamp_bits) {
 
 }  // namespace
 
-Instance::Instance(bool validation) {
+namespace {
+bool validation_from_environment() {
+  const char* v = std::getenv("DLCA_VULKAN_VALIDATION");
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+}  // namespace
+
+Instance::Instance(bool validation_requested) {
+  const bool validation = validation_requested || validation_from_environment();
   constexpr const char* kValidation = "VK_LAYER_KHRONOS_validation";
   if (validation && !layer_present(kValidation))
     throw VulkanError(
@@ -215,7 +224,7 @@ void Buffer::swap(Buffer& other) noexcept {
   std::swap(mapped, other.mapped);
 }
 
-Device::Device(Instance& instance, int index, uint32_t bindings, uint32_t push_bytes) {
+Device::Device(Instance& instance, int index, uint32_t bindings, uint32_t push_bytes, bool int64) {
   const auto devices = instance.physical_devices();
   if (devices.empty()) throw VulkanError("no Vulkan device found");
   if (index < 0 || size_t(index) >= devices.size())
@@ -238,6 +247,16 @@ Device::Device(Instance& instance, int index, uint32_t bindings, uint32_t push_b
   auto device_info = make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  VkPhysicalDeviceFeatures features{};
+  if (int64) {
+    VkPhysicalDeviceFeatures available;
+    vkGetPhysicalDeviceFeatures(physical_, &available);
+    if (!available.shaderInt64)
+      throw VulkanError(fmt::format("Vulkan device {} ({}) has no 64-bit integers in shaders",
+                                    index, properties_.deviceName));
+    features.shaderInt64 = VK_TRUE;
+    device_info.pEnabledFeatures = &features;
+  }
   check(vkCreateDevice(physical_, &device_info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, uint32_t(family), 0, &queue_);
 
@@ -321,7 +340,8 @@ uint32_t Device::memory_type(uint32_t allowed, VkMemoryPropertyFlags wanted,
   return uint32_t(fallback);
 }
 
-VkPipeline Device::create_pipeline(const uint32_t* spirv, size_t bytes) {
+VkPipeline Device::create_pipeline(const uint32_t* spirv, size_t bytes,
+                                   const std::vector<uint32_t>& constants) {
   auto module_info = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   module_info.codeSize = bytes;
   module_info.pCode = spirv;
@@ -332,6 +352,11 @@ VkPipeline Device::create_pipeline(const uint32_t* spirv, size_t bytes) {
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = "main";
+  std::vector<VkSpecializationMapEntry> entries;
+  for (uint32_t i = 0; i < constants.size(); ++i) entries.push_back({i, i * 4, 4});
+  const VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(),
+                                            constants.size() * 4, constants.data()};
+  if (!constants.empty()) info.stage.pSpecializationInfo = &specialization;
   info.layout = pipeline_layout_;
   VkPipeline pipeline;
   const VkResult r =

@@ -38,8 +38,8 @@ struct DeviceSummary {
   bool has_compute = false;
 };
 
-// An instance; `validation` enables VK_LAYER_KHRONOS_validation with a messenger that prints and
-// counts its errors.
+// An instance; `validation` (or the environment variable DLCA_VULKAN_VALIDATION=1) enables
+// VK_LAYER_KHRONOS_validation with a messenger that prints and counts its errors.
 class Instance {
  public:
   explicit Instance(bool validation);
@@ -81,7 +81,8 @@ struct Buffer {
 // `bindings` storage buffers and a pipeline layout with `push_bytes` of push constants.
 class Device {
  public:
-  Device(Instance& instance, int index, uint32_t bindings, uint32_t push_bytes);
+  // `int64`: enable 64-bit integers in shaders (shaderInt64); throws if the device lacks them.
+  Device(Instance& instance, int index, uint32_t bindings, uint32_t push_bytes, bool int64 = false);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -99,7 +100,9 @@ class Device {
   uint32_t memory_type(uint32_t allowed, VkMemoryPropertyFlags wanted,
                        VkMemoryPropertyFlags preferred) const;
 
-  VkPipeline create_pipeline(const uint32_t* spirv, size_t bytes);
+  // `constants`: specialization constants with ids 0, 1, ...
+  VkPipeline create_pipeline(const uint32_t* spirv, size_t bytes,
+                             const std::vector<uint32_t>& constants = {});
   // Points binding `binding` of the descriptor set at the whole buffer.
   void bind(uint32_t binding, const Buffer& buffer);
   // Submits and waits.

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "dlca/vulkan_backend.hpp"
+#include "dlca/vulkan_grid.hpp"
 
 namespace dlca {
 
@@ -26,5 +27,19 @@ RolloutResult VulkanBackend::rollout(const Model&, const Target&, const RolloutB
 }
 int VulkanBackend::validation_errors() const { return 0; }
 const VulkanProfile& VulkanBackend::profile() const { not_built(); }
+
+struct VulkanGrid::Impl {};
+VulkanGrid::VulkanGrid(const Circuit&, int, int, bool, int, bool) { not_built(); }
+VulkanGrid::~VulkanGrid() = default;
+std::string VulkanGrid::name() const { return "vulkan (not built)"; }
+void VulkanGrid::set_planes(const std::vector<uint8_t>&) { not_built(); }
+void VulkanGrid::step() { not_built(); }
+void VulkanGrid::step_async(double, uint64_t) { not_built(); }
+void VulkanGrid::zero_rectangle(int, int, int, int) { not_built(); }
+uint64_t VulkanGrid::count(int) { not_built(); }
+void VulkanGrid::set_targets(const std::vector<uint8_t>&) { not_built(); }
+uint64_t VulkanGrid::error() { not_built(); }
+std::vector<uint8_t> VulkanGrid::planes() { not_built(); }
+int VulkanGrid::validation_errors() const { return 0; }
 
 }  // namespace dlca

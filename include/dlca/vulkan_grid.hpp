@@ -1,0 +1,34 @@
+// The big-grid simulator on a Vulkan device: the state as bit planes in device memory (32 cells per
+// word), one compute dispatch per step (shaders/grid_step.comp), the same results as the CPU's
+// BitGrid for the same circuit, boundary, seed and damage.
+#pragma once
+
+#include <memory>
+
+#include "dlca/simulation_grid.hpp"
+
+namespace dlca {
+
+class VulkanGrid : public SimulationGrid {
+ public:
+  // Throws std::runtime_error (one line) when no usable device or the grid does not fit.
+  VulkanGrid(const Circuit& circuit, int height, int width, bool periodic, int device = 0,
+             bool validation = false);
+  ~VulkanGrid() override;
+  std::string name() const override;
+  void set_planes(const std::vector<uint8_t>& planes) override;
+  void step() override;
+  void step_async(double fire_rate, uint64_t key) override;
+  void zero_rectangle(int y0, int x0, int rows, int columns) override;
+  uint64_t count(int channel) override;
+  void set_targets(const std::vector<uint8_t>& planes) override;
+  uint64_t error() override;
+  std::vector<uint8_t> planes() override;
+  int validation_errors() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dlca

@@ -1,0 +1,252 @@
+// The Vulkan big-grid simulator (see dlca/vulkan_grid.hpp): bit planes in one device buffer holding
+// the current and the next state, a step per submitted dispatch, counts reduced per workgroup.
+#include "dlca/vulkan_grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "vulkan_context.hpp"
+
+// SPIR-V of shaders/grid_*.comp, generated at build time.
+#include "grid_count.spv.h"
+#include "grid_step.spv.h"
+#include "grid_zero.spv.h"
+
+namespace dlca {
+
+namespace {
+
+constexpr uint32_t kGroupSize = 256;
+enum GridBinding : uint32_t { kStates, kOps, kOutputs, kPartials, kTarget, kGridBindings };
+
+struct GridPush {
+  uint32_t in_offset = 0, out_offset = 0, height = 0, width = 0, row_words = 0, channels = 0,
+           periodic = 0, fire_threshold = 0, key_lo = 0, key_hi = 0, num_ops = 0, y0 = 0, x0 = 0,
+           y1 = 0, x1 = 0, channel = 0, group_offset = 0;
+};
+
+}  // namespace
+
+struct VulkanGrid::Impl {
+  vk::Instance instance;
+  vk::Device device;
+  VkPipeline step_pipeline, zero_pipeline, count_pipeline;
+  uint32_t height, width, row_words, channels;
+  bool periodic;
+  size_t state_words;    // one state: C * H * row_words
+  uint32_t current = 0;  // word offset of the current state (0 or state_words)
+  uint32_t num_ops, target_channels = 0;
+  vk::Buffer states, ops, outputs, partials, target, staging;
+
+  Impl(const Circuit& circuit, int h, int w, bool wrap, int device_index, bool validation)
+      : instance(validation),
+        device(instance, device_index, kGridBindings, sizeof(GridPush), true),
+        height(uint32_t(h)),
+        width(uint32_t(w)),
+        row_words((uint32_t(w) + 31) / 32),
+        channels(uint32_t(circuit.channels)),
+        periodic(wrap) {
+    const CircuitProgram program = to_program(circuit);
+    const CellProgram& prog = program.program;
+    std::vector<uint32_t> op_words;
+    for (const GateOp& op : prog.ops)
+      op_words.insert(op_words.end(), {op.a, op.b, op.out, program.ops[op.gate]});
+    num_ops = uint32_t(prog.ops.size());
+    state_words = size_t(channels) * height * row_words;
+    const uint64_t limit = device.limits().maxStorageBufferRange;
+    if (2 * state_words * 4 > limit)
+      throw vk::VulkanError(fmt::format(
+          "a {}x{} grid of {} channels needs {} bytes of state, more than the device's storage "
+          "binding limit of {} bytes",
+          width, height, channels, 2 * state_words * 4, limit));
+    const size_t groups = (size_t(height) * row_words + kGroupSize - 1) / kGroupSize;
+    states = vk::Buffer(device, 2 * state_words * 4, false);
+    ops = vk::Buffer(device, std::max<size_t>(op_words.size(), 4) * 4, false);
+    outputs = vk::Buffer(device, std::max<size_t>(channels, 4) * 4, false);
+    partials = vk::Buffer(device, std::max<size_t>(groups, 4) * 4, false);
+    target = vk::Buffer(device, state_words * 4, false);
+    staging = vk::Buffer(device, std::max<size_t>(state_words, 1024) * 4, true);
+    for (auto [b, buffer] : {std::pair{kStates, &states},
+                             {kOps, &ops},
+                             {kOutputs, &outputs},
+                             {kPartials, &partials},
+                             {kTarget, &target}})
+      device.bind(b, *buffer);
+    step_pipeline = device.create_pipeline(grid_step_spv, sizeof(grid_step_spv), {prog.num_rows});
+    zero_pipeline = device.create_pipeline(grid_zero_spv, sizeof(grid_zero_spv));
+    count_pipeline = device.create_pipeline(grid_count_spv, sizeof(grid_count_spv));
+    upload(ops, 0, op_words.data(), op_words.size() * 4);
+    upload(outputs, 0, prog.output_rows.data(), prog.output_rows.size() * 4);
+  }
+
+  void upload(const vk::Buffer& to, size_t offset, const void* data, size_t bytes) {
+    for (size_t done = 0; done < bytes;) {
+      const size_t piece = std::min(bytes - done, size_t(staging.bytes));
+      std::memcpy(staging.mapped, static_cast<const char*>(data) + done, piece);
+      device.copy_now(staging, 0, to, offset + done, piece);
+      done += piece;
+    }
+  }
+  void download(const vk::Buffer& from, size_t offset, void* out, size_t bytes) {
+    for (size_t done = 0; done < bytes;) {
+      const size_t piece = std::min(bytes - done, size_t(staging.bytes));
+      device.copy_now(from, offset + done, staging, 0, piece);
+      std::memcpy(static_cast<char*>(out) + done, staging.mapped, piece);
+      done += piece;
+    }
+  }
+
+  GridPush base() const {
+    GridPush p;
+    p.in_offset = current;
+    p.out_offset = uint32_t(state_words) - current;
+    p.height = height;
+    p.width = width;
+    p.row_words = row_words;
+    p.channels = channels;
+    p.periodic = periodic;
+    p.num_ops = num_ops;
+    return p;
+  }
+
+  // Records `items` invocations of `pipeline` (split into dispatches within the device's limit),
+  // submits and waits.
+  void run(VkPipeline pipeline, GridPush push, uint64_t items) {
+    VkCommandBuffer cb = device.allocate_commands();
+    auto begin = vk::make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vk::check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    const VkDescriptorSet set = device.descriptor_set();
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, device.pipeline_layout(), 0, 1,
+                            &set, 0, nullptr);
+    const uint64_t groups = (items + kGroupSize - 1) / kGroupSize;
+    const uint32_t limit = device.limits().maxComputeWorkGroupCount[0];
+    for (uint64_t done = 0; done < groups; done += limit) {
+      push.group_offset = uint32_t(done);
+      vkCmdPushConstants(cb, device.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push),
+                         &push);
+      vkCmdDispatch(cb, uint32_t(std::min<uint64_t>(limit, groups - done)), 1, 1);
+    }
+    vk::check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    try {
+      device.submit_and_wait(cb);
+    } catch (...) {
+      vkFreeCommandBuffers(device.handle(), device.command_pool(), 1, &cb);
+      throw;
+    }
+    vkFreeCommandBuffers(device.handle(), device.command_pool(), 1, &cb);
+  }
+
+  void step(uint32_t fire_threshold, uint64_t key) {
+    GridPush p = base();
+    p.fire_threshold = fire_threshold;
+    p.key_lo = uint32_t(key);
+    p.key_hi = uint32_t(key >> 32);
+    run(step_pipeline, p, uint64_t(height) * row_words);
+    current = p.out_offset;
+  }
+
+  uint64_t count(uint32_t channel, bool against_target) {
+    GridPush p = base();
+    p.channel = channel;
+    p.num_ops = against_target;
+    const uint64_t words = uint64_t(height) * row_words;
+    run(count_pipeline, p, words);
+    std::vector<uint32_t> counts((words + kGroupSize - 1) / kGroupSize);
+    download(partials, 0, counts.data(), counts.size() * 4);
+    uint64_t n = 0;
+    for (uint32_t c : counts) n += c;
+    return n;
+  }
+
+  // Bytes [k][H][W] -> words [k][H][row_words].
+  std::vector<uint32_t> pack(const std::vector<uint8_t>& planes, size_t k) const {
+    std::vector<uint32_t> words(k * height * row_words, 0);
+    for (size_t c = 0; c < k; ++c)
+      for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x)
+          if (planes[(c * height + y) * width + x])
+            words[(c * height + y) * row_words + x / 32] |= 1u << (x % 32);
+    return words;
+  }
+};
+
+VulkanGrid::VulkanGrid(const Circuit& circuit, int height, int width, bool periodic, int device,
+                       bool validation) {
+  try {
+    impl_ = std::make_unique<Impl>(circuit, height, width, periodic, device, validation);
+  } catch (const vk::VulkanError& e) {
+    throw std::runtime_error(std::string("Vulkan: ") + e.what());
+  }
+}
+VulkanGrid::~VulkanGrid() = default;
+
+std::string VulkanGrid::name() const { return "vulkan (" + impl_->device.name() + ")"; }
+int VulkanGrid::validation_errors() const { return impl_->instance.validation_errors(); }
+
+void VulkanGrid::set_planes(const std::vector<uint8_t>& planes) {
+  Impl& I = *impl_;
+  const size_t cells = size_t(I.height) * I.width;
+  const size_t k = std::min<size_t>(planes.size() / cells, I.channels);
+  std::vector<uint32_t> words = I.pack(planes, k);
+  words.resize(I.state_words, 0);
+  I.upload(I.states, size_t(I.current) * 4, words.data(), words.size() * 4);
+}
+
+void VulkanGrid::step() { impl_->step(0, 0); }
+
+void VulkanGrid::step_async(double fire_rate, uint64_t key) {
+  // uniform01 = k / 2^24 < fire_rate exactly when k < ceil(fire_rate * 2^24).
+  const double threshold = std::ceil(std::clamp(fire_rate, 0.0, 1.0) * 16777216.0);
+  impl_->step(uint32_t(threshold) + 1, key);
+}
+
+void VulkanGrid::zero_rectangle(int y0, int x0, int rows, int columns) {
+  Impl& I = *impl_;
+  const int y1 = std::min(int(I.height), y0 + rows), x1 = std::min(int(I.width), x0 + columns);
+  y0 = std::max(0, y0);
+  x0 = std::max(0, x0);
+  if (y0 >= y1 || x0 >= x1) return;
+  GridPush p = I.base();
+  p.y0 = uint32_t(y0);
+  p.y1 = uint32_t(y1);
+  p.x0 = uint32_t(x0);
+  p.x1 = uint32_t(x1);
+  I.run(I.zero_pipeline, p, uint64_t(I.channels) * uint32_t(y1 - y0) * I.row_words);
+}
+
+uint64_t VulkanGrid::count(int channel) { return impl_->count(uint32_t(channel), false); }
+
+void VulkanGrid::set_targets(const std::vector<uint8_t>& planes) {
+  Impl& I = *impl_;
+  const size_t cells = size_t(I.height) * I.width;
+  I.target_channels = uint32_t(std::min<size_t>(planes.size() / cells, I.channels));
+  const std::vector<uint32_t> words = I.pack(planes, I.target_channels);
+  I.upload(I.target, 0, words.data(), words.size() * 4);
+}
+
+uint64_t VulkanGrid::error() {
+  uint64_t e = 0;
+  for (uint32_t c = 0; c < impl_->target_channels; ++c) e += impl_->count(c, true);
+  return e;
+}
+
+std::vector<uint8_t> VulkanGrid::planes() {
+  Impl& I = *impl_;
+  std::vector<uint32_t> words(I.state_words);
+  I.download(I.states, size_t(I.current) * 4, words.data(), words.size() * 4);
+  std::vector<uint8_t> out(size_t(I.channels) * I.height * I.width);
+  for (size_t c = 0; c < I.channels; ++c)
+    for (uint32_t y = 0; y < I.height; ++y)
+      for (uint32_t x = 0; x < I.width; ++x)
+        out[(c * I.height + y) * I.width + x] =
+            (words[(c * I.height + y) * I.row_words + x / 32] >> (x % 32)) & 1;
+  return out;
+}
+
+}  // namespace dlca
