@@ -11,6 +11,7 @@
 #include <tbb/global_control.h>
 #include <CLI/CLI.hpp>
 
+#include "backend_options.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/backend_choice.hpp"
 
@@ -262,13 +263,7 @@ int main(int argc, char** argv) {
                  "compiled (the circuit's C, built for this CPU), interpreted, or auto")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "compiled", "interpreted"}));
-  app.add_option("--backend", o.backend,
-                 "cpu; vulkan (a Vulkan device, see dlca_devices); auto (the first Vulkan GPU, "
-                 "else the CPU)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
-  app.add_option("--device", o.device, "Vulkan device index (dlca_devices lists them)")
-      ->check(CLI::NonNegativeNumber);
+  dlca::cli::add_backend_options(app, o.backend, o.device);
   app.add_flag("--quiet", o.quiet, "print only --time");
   CLI11_PARSE(app, argc, argv);
   if (o.model_path.empty() && o.circuit_path.empty()) {

@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "backend_options.hpp"
+
 #include "dlca/backend_choice.hpp"
 #include "dlca/config_json.hpp"
 #include "dlca/model_file.hpp"
@@ -52,13 +54,7 @@ struct TrainingCli {
     app.add_option("--threads", backend.threads, "worker threads (0 = all cores)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
-    app.add_option("--backend", choice.kind,
-                   "cpu; vulkan (a Vulkan device, see dlca_devices); auto (the first Vulkan GPU, "
-                   "else the CPU)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
-    app.add_option("--device", choice.device, "Vulkan device index (dlca_devices lists them)")
-        ->check(CLI::NonNegativeNumber);
+    add_backend_options(app, choice.kind, choice.device);
     app.add_flag("--profile", choice.profile,
                  "Vulkan: print dispatches and submits per epoch and GPU time per phase");
     app.add_option("--lr", config.learning_rate, "AdamW learning rate")
