@@ -26,7 +26,8 @@ layout(std430, binding = 14) buffer Partials { vec4 partials[]; };        // [op
 layout(std430, binding = 15) buffer GateSums { vec4 gate_sums[]; };       // [gate]
 layout(std430, binding = 16) readonly buffer GateOps { uint gate_ops[]; };  // offsets, then ops
 layout(std430, binding = 17) buffer LossPartials { float loss_partials[]; };
-// Program facts: output row of each channel [C], then the loss channels' count and indices.
+// Program facts: output row of each channel [C], then the loss channels' count and indices, then
+// the perception levels: their count P and (first op, gates per kernel) of each.
 layout(std430, binding = 18) readonly buffer ProgramInfo { uint program_info[]; };
 // The hard rollout's rows, bit-packed: [row][word of the chunk], bit k of word w = cell 32 w + k.
 layout(std430, binding = 19) buffer HardActivations { uint hard_act[]; };
@@ -86,6 +87,14 @@ void softmax16(uint gate, out float p[16]) {
     sum += p[i];
   }
   for (uint i = 0u; i < 16u; ++i) p[i] /= sum;
+}
+
+// Perception: the op of gate j of level l for kernel k and channel c (ops are ordered level, k, j,
+// c; see src/core/cell_program.cpp).
+uint perception_levels() { return program_info[pc.channels + 1u + program_info[pc.channels]]; }
+uint perception_op(uint level, uint k, uint j, uint c) {
+  const uint at = pc.channels + 2u + program_info[pc.channels] + 2u * level;
+  return program_info[at] + (k * program_info[at + 1u] + j) * pc.channels + c;
 }
 
 vec4 coefficient(uint gate) { return coefficients[pc.hard != 0u ? pc.num_gates + gate : gate]; }

@@ -31,6 +31,8 @@
 #include "logit_gradient.spv.h"
 #include "loss.spv.h"
 #include "patch_gradient.spv.h"
+#include "perception_backward.spv.h"
+#include "perception_forward.spv.h"
 #include "reduce_gate_sums.spv.h"
 #include "scatter_state_gradient.spv.h"
 #include "write_state.spv.h"
@@ -101,6 +103,8 @@ enum Pipeline {
   kGateCoefficients,
   kLogitGradient,
   kAdamW,
+  kPerceptionForward,
+  kPerceptionBackward,
   kPipelineCount
 };
 constexpr uint32_t kHardLevelGroup = 64;  // local_size_x of hard_level.comp
@@ -153,6 +157,8 @@ struct VulkanBackend::Impl {
   size_t state_size = 0;
   uint32_t cells = 0, chunk_cells = 0, chunks = 0, blocks = 0, loss_groups = 0;
   std::vector<std::pair<uint32_t, uint32_t>> levels;  // (first op, op count)
+  size_t perception_levels = 0;   // levels[0, perception_levels) are the perception network's
+  uint32_t perception_trees = 0;  // kernels x channels: one fused perception workgroup row each
   std::array<vk::Buffer, kBindingCount> buffers;
   vk::Buffer staging;
   StagingLayout layout{};
@@ -179,6 +185,8 @@ struct VulkanBackend::Impl {
         {gate_coefficients_spv, sizeof(gate_coefficients_spv)},
         {logit_gradient_spv, sizeof(logit_gradient_spv)},
         {adamw_spv, sizeof(adamw_spv)},
+        {perception_forward_spv, sizeof(perception_forward_spv)},
+        {perception_backward_spv, sizeof(perception_backward_spv)},
     }};
     for (size_t i = 0; i < code.size(); ++i)
       pipelines[i] = device.create_pipeline(code[i].first, code[i].second);
@@ -287,6 +295,12 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   std::vector<uint32_t> program_info(prog.output_rows.begin(), prog.output_rows.end());
   program_info.push_back(uint32_t(cfg.loss_channels.size()));
   for (int c : cfg.loss_channels) program_info.push_back(uint32_t(c));
+  program_info.push_back(uint32_t(model.perception_layers.size()));
+  for (size_t l = 0; l < model.perception_layers.size(); ++l)
+    program_info.insert(program_info.end(),
+                        {levels[l].first, uint32_t(model.perception_layers[l].width)});
+  perception_levels = model.perception_layers.size();
+  perception_trees = uint32_t(cfg.kernels * C);
 
   // Chunks of cells: activations and slots of a chunk within one binding, blocks within one
   // dispatch dimension.
@@ -503,9 +517,24 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
   };
   const auto step_of = [&](int s) { return key->async ? uint32_t(s) : kSync; };
   // Gathers the chunk's patches and runs every level forward.
+  // The perception trees in one dispatch (y: kernel x channel) when they fit its y dimension.
+  const bool fuse_perception = perception_trees <= limit;
+  const auto perception = [&](Pipeline p, Push push) {
+    use(p);
+    push_constants(push);
+    vkCmdDispatch(cb, groups_for(push.cell_count), perception_trees, 1);
+    ++dispatches;
+    barrier();
+  };
   const auto forward_chunk = [&](const Push& push) {
     pass(kGather, push, uint64_t(9) * C * push.cell_count);
-    for (const auto& l : levels) level(kForward, push, l);
+    for (size_t l = 0; l < levels.size(); ++l) {
+      if (fuse_perception && l < perception_levels) {
+        if (l == 0) perception(kPerceptionForward, push);
+        continue;
+      }
+      level(kForward, push, levels[l]);
+    }
   };
   const auto rollout = [&](bool hard, const auto& in_offset, const auto& out_offset) {
     for (int s = 0; s < steps; ++s)
@@ -573,7 +602,9 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
         push.state_in = uint32_t(s) * S;
         push.d_out = d_out;
         forward_chunk(push);  // recompute this step's activations from the stored state
-        for (auto l = levels.rbegin(); l != levels.rend(); ++l) level(kBackward, push, *l);
+        for (size_t l = levels.size(); l-- > (fuse_perception ? perception_levels : 0);)
+          level(kBackward, push, levels[l]);
+        if (fuse_perception) perception(kPerceptionBackward, push);
         pass(kPatchGradient, push, uint64_t(9) * C * push.cell_count);
       }
       if (s > 0) {  // the initial state's gradient is not needed
