@@ -10,11 +10,13 @@ layout(std430, binding = 1) readonly buffer GridOps { uvec4 grid_ops[]; };  // a
 layout(std430, binding = 2) readonly buffer GridOutputs { uint output_rows[]; };  // [C]
 layout(std430, binding = 3) buffer GridPartials { uint partial_counts[]; };
 layout(std430, binding = 4) readonly buffer GridTarget { uint target_plane[]; };
+layout(std430, binding = 5) readonly buffer GridFireMask { uint fire_mask[]; };  // [H][row_words]
 
 layout(push_constant) uniform GridPush {
   uint in_offset, out_offset;  // word offsets of the two states
   uint height, width, row_words, channels, periodic;
-    uint fire_threshold;  // async: a cell fires when its 24-bit draw + 1 is below this; 0: sync
+      uint fire_threshold;  // async: a cell fires when its 24-bit draw + 1 is below this; 0: sync;
+                        // 0xFFFFFFFF: the cells set in fire_mask fire
   uint key_lo, key_hi;  // async: the step's key
   uint num_ops;
   uint y0, x0, y1, x1;  // zero_rectangle: [y0, y1) x [x0, x1)

@@ -57,8 +57,10 @@ void main() {
     if ((op.w & 8u) != 0u) r |= ~a & ~b;
     rows[op.z] = r;
   }
-  uint fire = 0xFFFFFFFFu;
-  if (pc.fire_threshold != 0u) {
+    uint fire = 0xFFFFFFFFu;
+  if (pc.fire_threshold == 0xFFFFFFFFu) {
+    fire = fire_mask[uint(y) * pc.row_words + w];
+  } else if (pc.fire_threshold != 0u) {
     fire = 0u;
     const uint64_t key = (uint64_t(pc.key_hi) << 32) | uint64_t(pc.key_lo);
     for (uint k = 0u; k < 32u && 32u * w + k < pc.width; ++k) {

@@ -3,6 +3,7 @@
 // synchronous and asynchronous steps with the same keys, damage, live counts and target errors.
 #include <doctest/doctest.h>
 
+#include "dlca/evaluation.hpp"
 #include "dlca/random.hpp"
 #include "dlca/vulkan_grid.hpp"
 #include "test_helpers.hpp"
@@ -49,4 +50,29 @@ TEST_CASE("VulkanGrid steps exactly like BitGrid") {
         }
         CHECK(gpu.validation_errors() == 0);
       }
+}
+
+TEST_CASE("The evaluation suite gives the same errors on a Vulkan device") {
+    ExperimentConfig c = testing::small_checkerboard();
+  c.name = "checkerboard_small";  // evaluation targets need a checkerboard model
+  Model m = make_model(c);
+  testing::randomize_logits(m, 9, 3.0f);
+  for (const bool periodic : {false, true}) {
+    m.config.periodic = periodic;
+    EvaluationSettings s;
+    s.size = 21;
+    s.steps = 12;
+    for (const int mode : {0, 1, 2}) {  // fault (sync), robustness (async, random squares), heal
+      CAPTURE(periodic);
+      CAPTURE(mode);
+      s.async = mode == 1;
+      s.block = mode == 1 ? 0 : 6;
+      s.block_steps = mode == 2 ? 5 : -1;
+      s.random_square = mode == 1 ? 4 : 0;
+      s.vulkan = false;
+      const auto on_cpu = evaluate(m, s);
+      s.vulkan = true;
+      CHECK(evaluate(m, s) == on_cpu);
+    }
+  }
 }

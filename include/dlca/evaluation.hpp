@@ -22,6 +22,8 @@ struct EvaluationSettings {
   int block_steps = -1;   // zero the block only after the first block_steps steps (-1 = every step)
   int random_square = 0;  // side of a random square zeroed after each step (0 = none)
   uint64_t seed = 1;      // initial grid, fire masks and squares
+  bool vulkan = false;    // run on a Vulkan device (VulkanGrid) instead of the CPU; same results
+  int device = 0;
 };
 
 // The channel-0 target for a model on a size x size grid: the checkerboard (square 2) for a

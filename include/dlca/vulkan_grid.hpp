@@ -19,6 +19,8 @@ class VulkanGrid : public SimulationGrid {
   void set_planes(const std::vector<uint8_t>& planes) override;
   void step() override;
   void step_async(double fire_rate, uint64_t key) override;
+  // An asynchronous step with a given fire mask ([H][W] bytes, non-zero = the cell updates).
+  void step_masked(const uint8_t* fire_mask);
   void zero_rectangle(int y0, int x0, int rows, int columns) override;
   uint64_t count(int channel) override;
   void set_targets(const std::vector<uint8_t>& planes) override;

@@ -1,6 +1,7 @@
 // dlca_eval: runs the paper's evaluation protocols on a trained checkerboard model (a --save file):
 // generalisation, fault tolerance, self-healing, asynchronous inference and robustness. Prints a
-// summary and writes the error against the target after every step as CSV.
+// summary and writes the error against the target after every step as CSV. On the CPU or, with
+// --backend vulkan, on a Vulkan device (the same errors).
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
@@ -8,12 +9,15 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "backend_options.hpp"
 #include "dlca/atomic_file.hpp"
+#include "dlca/backend_choice.hpp"
 #include "dlca/evaluation.hpp"
 #include "dlca/model_file.hpp"
 
 int main(int argc, char** argv) {
-  std::string model_path, test = "generalize", csv_path;
+  std::string model_path, test = "generalize", csv_path, backend = "cpu";
+  int device = -1;
   int size = 0, steps = 0, block = 20, block_steps = -1, square = 10;
   float fire_rate = 0.6f;
   uint64_t seed = 1;
@@ -43,6 +47,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--seed", seed, "initial grid, masks and squares")->capture_default_str();
   app.add_option("--csv", csv_path, "write step,error");
+  dlca::cli::add_backend_options(app, backend, device);
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -58,6 +63,14 @@ int main(int argc, char** argv) {
     s.block_steps = test == "heal" ? (block_steps >= 0 ? block_steps : s.steps / 2) : -1;
     s.random_square = robustness ? square : 0;
     s.seed = seed;
+    s.device = std::max(device, 0);
+    s.vulkan = backend == "vulkan";
+    if (backend == "auto") {
+      std::string why;
+      s.device = dlca::auto_vulkan_device(device, why);
+      s.vulkan = s.device >= 0;
+      if (!s.vulkan) std::fprintf(stderr, "dlca_eval: auto: running on the CPU: %s\n", why.c_str());
+    }
     const auto errors = dlca::evaluate(model, s);
     std::string csv = "step,error\n";
     for (size_t i = 0; i < errors.size(); ++i) csv += fmt::format("{},{}\n", i + 1, errors[i]);

@@ -8,6 +8,7 @@
 #include "dlca/checkerboard.hpp"
 #include "dlca/hard_rollout.hpp"
 #include "dlca/random.hpp"
+#include "dlca/vulkan_grid.hpp"
 
 namespace dlca {
 
@@ -37,6 +38,38 @@ void zero_centre_block(std::vector<uint8_t>& state, int channels, int size, int 
   zero_square(state, channels, size, start, start, side);
 }
 
+namespace {
+
+// The same protocol on a Vulkan device: the state stays there; only the errors come back.
+std::vector<int64_t> evaluate_on_vulkan(const Model& model, const EvaluationSettings& s,
+                                        const std::vector<uint8_t>& target,
+                                        const std::vector<uint8_t>& initial) {
+  const int n = s.size;
+  VulkanGrid grid(prune(model), n, n, model.config.periodic, s.device);
+  grid.set_planes(initial);
+  grid.set_targets(target);  // channel 0
+  Rng squares(derive_key(s.seed, 2));
+  std::vector<int64_t> errors;
+  for (int step = 0; step < s.steps; ++step) {
+    if (s.async)
+      grid.step_masked(
+          fire_masks(derive_key(derive_key(s.seed, 3), uint64_t(step)), 1, n, n, s.fire_rate)
+              .data());
+    else
+      grid.step();
+    if (s.block > 0 && (s.block_steps < 0 || step < s.block_steps))
+      grid.zero_rectangle(n / 2 - s.block / 2, n / 2 - s.block / 2, s.block, s.block);
+    if (s.random_square > 0) {
+      const int y = int(squares.below(uint64_t(n))), x = int(squares.below(uint64_t(n)));
+      grid.zero_rectangle(y, x, s.random_square, s.random_square);
+    }
+    errors.push_back(int64_t(grid.error()));
+  }
+  return errors;
+}
+
+}  // namespace
+
 std::vector<int64_t> evaluate(const Model& model, const EvaluationSettings& s) {
   const int C = model.config.channels, n = s.size;
   const std::vector<uint8_t> target = evaluation_target(model, n);
@@ -45,6 +78,7 @@ std::vector<int64_t> evaluate(const Model& model, const EvaluationSettings& s) {
   HardSimulator sim(prog, hard_ops(model.logits), geo);
   std::vector<uint8_t> state(size_t(C) * n * n);
   for (size_t i = 0; i < state.size(); ++i) state[i] = uniform01(derive_key(s.seed, 1), i) < 0.5f;
+  if (s.vulkan) return evaluate_on_vulkan(model, s, target, state);
   sim.set_state(state);
   Rng squares(derive_key(s.seed, 2));
   std::vector<int64_t> errors;

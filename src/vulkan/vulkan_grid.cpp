@@ -21,7 +21,16 @@ namespace dlca {
 namespace {
 
 constexpr uint32_t kGroupSize = 256;
-enum GridBinding : uint32_t { kStates, kOps, kOutputs, kPartials, kTarget, kGridBindings };
+enum GridBinding : uint32_t {
+  kStates,
+  kOps,
+  kOutputs,
+  kPartials,
+  kTarget,
+  kFireMask,
+  kGridBindings
+};
+constexpr uint32_t kMaskedStep = 0xFFFFFFFFu;  // fire_threshold: use the fire-mask buffer
 
 struct GridPush {
   uint32_t in_offset = 0, out_offset = 0, height = 0, width = 0, row_words = 0, channels = 0,
@@ -40,7 +49,7 @@ struct VulkanGrid::Impl {
   size_t state_words;    // one state: C * H * row_words
   uint32_t current = 0;  // word offset of the current state (0 or state_words)
   uint32_t num_ops, target_channels = 0;
-  vk::Buffer states, ops, outputs, partials, target, staging;
+  vk::Buffer states, ops, outputs, partials, target, mask, staging;
 
   Impl(const Circuit& circuit, int h, int w, bool wrap, int device_index, bool validation)
       : instance(validation),
@@ -69,12 +78,14 @@ struct VulkanGrid::Impl {
     outputs = vk::Buffer(device, std::max<size_t>(channels, 4) * 4, false);
     partials = vk::Buffer(device, std::max<size_t>(groups, 4) * 4, false);
     target = vk::Buffer(device, state_words * 4, false);
+    mask = vk::Buffer(device, size_t(height) * row_words * 4, false);
     staging = vk::Buffer(device, std::max<size_t>(state_words, 1024) * 4, true);
     for (auto [b, buffer] : {std::pair{kStates, &states},
                              {kOps, &ops},
                              {kOutputs, &outputs},
                              {kPartials, &partials},
-                             {kTarget, &target}})
+                             {kTarget, &target},
+                             {kFireMask, &mask}})
       device.bind(b, *buffer);
     step_pipeline = device.create_pipeline(grid_step_spv, sizeof(grid_step_spv), {prog.num_rows});
     zero_pipeline = device.create_pipeline(grid_zero_spv, sizeof(grid_zero_spv));
@@ -204,6 +215,14 @@ void VulkanGrid::step_async(double fire_rate, uint64_t key) {
   // uniform01 = k / 2^24 < fire_rate exactly when k < ceil(fire_rate * 2^24).
   const double threshold = std::ceil(std::clamp(fire_rate, 0.0, 1.0) * 16777216.0);
   impl_->step(uint32_t(threshold) + 1, key);
+}
+
+void VulkanGrid::step_masked(const uint8_t* fire_mask) {
+  Impl& I = *impl_;
+  const std::vector<uint8_t> plane(fire_mask, fire_mask + size_t(I.height) * I.width);
+  const std::vector<uint32_t> words = I.pack(plane, 1);
+  I.upload(I.mask, 0, words.data(), words.size() * 4);
+  I.step(kMaskedStep, 0);
 }
 
 void VulkanGrid::zero_rectangle(int y0, int x0, int rows, int columns) {

@@ -35,6 +35,7 @@ std::string VulkanGrid::name() const { return "vulkan (not built)"; }
 void VulkanGrid::set_planes(const std::vector<uint8_t>&) { not_built(); }
 void VulkanGrid::step() { not_built(); }
 void VulkanGrid::step_async(double, uint64_t) { not_built(); }
+void VulkanGrid::step_masked(const uint8_t*) { not_built(); }
 void VulkanGrid::zero_rectangle(int, int, int, int) { not_built(); }
 uint64_t VulkanGrid::count(int) { not_built(); }
 void VulkanGrid::set_targets(const std::vector<uint8_t>&) { not_built(); }
