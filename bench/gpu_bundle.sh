@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: gpu_bundle.sh OUT_DIR}
 mkdir -p "$out/lib"
-programs=(compare_backends dlca_devices train_checkerboard train_image dlca_train dlca_run)
+programs=(compare_backends dlca_devices train_checkerboard train_image dlca_train dlca_run dlca_eval)
 for p in "${programs[@]}"; do cp build/$p "$out/"; done
 for p in "${programs[@]}"; do
   ldd build/$p | awk '/=> \// {print $3}' |
