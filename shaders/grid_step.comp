@@ -38,10 +38,14 @@ void main() {
     for (int dy = -1; dy <= 1; ++dy) {
       const uint m = row_word(c, y + dy, w);
       uint left = m << 1, right = m >> 1;  // cell x - 1, cell x + 1
-      if (w > 0u) left |= row_word(c, y + dy, w - 1u) >> 31;
-      else if (pc.periodic != 0u) left |= cell_bit(c, y + dy, last);
-      if (!last_word) right |= row_word(c, y + dy, w + 1u) << 31;
-      else if (pc.periodic != 0u) right |= cell_bit(c, y + dy, 0u) << (last % 32u);
+      if (w > 0u)
+        left |= row_word(c, y + dy, w - 1u) >> 31;
+      else if (pc.periodic != 0u)
+        left |= cell_bit(c, y + dy, last);
+      if (!last_word)
+        right |= row_word(c, y + dy, w + 1u) << 31;
+      else if (pc.periodic != 0u)
+        right |= cell_bit(c, y + dy, 0u) << (last % 32u);
       const uint base = c * 9u + uint(dy + 1) * 3u;
       rows[base] = left;
       rows[base + 1u] = m;
@@ -57,7 +61,7 @@ void main() {
     if ((op.w & 8u) != 0u) r |= ~a & ~b;
     rows[op.z] = r;
   }
-    uint fire = 0xFFFFFFFFu;
+  uint fire = 0xFFFFFFFFu;
   if (pc.fire_threshold == 0xFFFFFFFFu) {
     fire = fire_mask[uint(y) * pc.row_words + w];
   } else if (pc.fire_threshold != 0u) {
@@ -66,7 +70,7 @@ void main() {
     for (uint k = 0u; k < 32u && 32u * w + k < pc.width; ++k) {
       const uint64_t counter = uint64_t(uint(y) * pc.width + 32u * w + k);
       const uint64_t draw = mix64(key ^ mix64(counter ^ 0x243F6A8885A308D3ul)) >> 40;
-            if (uint(draw) + 1u < pc.fire_threshold) fire |= 1u << k;
+      if (uint(draw) + 1u < pc.fire_threshold) fire |= 1u << k;
     }
   }
   const uint mask = cell_mask(w);

@@ -10,6 +10,6 @@ void main() {
   if (item >= pc.channels * pc.cell_count) return;
   const uint c = item / pc.cell_count, i = item % pc.cell_count, cell = pc.cell_offset + i;
   const uint index = state_base[cell] + c * pc.plane;
-  states[pc.state_out + index] = fires(cell) ? act[program_info[c] * pc.act_stride + i]
-                                             : state_value(pc.state_in, index);
+  states[pc.state_out + index] =
+      fires(cell) ? act[program_info[c] * pc.act_stride + i] : state_value(pc.state_in, index);
 }
