@@ -722,21 +722,11 @@ double VulkanBackend::Impl::loss_sum(int slot) const {
 
 // Copies a device buffer's first `bytes` into `out`, through the staging buffer in pieces.
 void VulkanBackend::Impl::download(Binding b, void* out, size_t bytes) {
-  for (size_t done = 0; done < bytes;) {
-    const size_t piece = std::min(bytes - done, size_t(staging.bytes));
-    device.copy_now(buffers[b], done, staging, 0, piece);
-    std::memcpy(static_cast<char*>(out) + done, staging.mapped, piece);
-    done += piece;
-  }
+  device.download_staged(buffers[b], 0, staging, out, bytes);
 }
 
 void VulkanBackend::Impl::upload(Binding b, const void* data, size_t bytes) {
-  for (size_t done = 0; done < bytes;) {
-    const size_t piece = std::min(bytes - done, size_t(staging.bytes));
-    std::memcpy(staging.mapped, static_cast<const char*>(data) + done, piece);
-    device.copy_now(staging, 0, buffers[b], done, piece);
-    done += piece;
-  }
+  device.upload_staged(staging, data, buffers[b], 0, bytes);
 }
 
 void VulkanBackend::Impl::download_state() {

@@ -1,6 +1,7 @@
 // Vulkan instance, device, buffers and pipelines for dlca's compute backend (see the header).
 #include "vulkan_context.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -413,6 +414,26 @@ void Device::copy_now(const Buffer& from, VkDeviceSize from_offset, const Buffer
     throw;
   }
   vkFreeCommandBuffers(device_, pool_, 1, &commands);
+}
+
+void Device::upload_staged(const Buffer& staging, const void* data, const Buffer& to,
+                           VkDeviceSize offset, size_t bytes) {
+  for (size_t done = 0; done < bytes;) {
+    const size_t piece = std::min(bytes - done, size_t(staging.bytes));
+    std::memcpy(staging.mapped, static_cast<const char*>(data) + done, piece);
+    copy_now(staging, 0, to, offset + done, piece);
+    done += piece;
+  }
+}
+
+void Device::download_staged(const Buffer& from, VkDeviceSize offset, const Buffer& staging,
+                             void* out, size_t bytes) {
+  for (size_t done = 0; done < bytes;) {
+    const size_t piece = std::min(bytes - done, size_t(staging.bytes));
+    copy_now(from, offset + done, staging, 0, piece);
+    std::memcpy(static_cast<char*>(out) + done, staging.mapped, piece);
+    done += piece;
+  }
 }
 
 }  // namespace dlca::vk

@@ -111,6 +111,12 @@ class Device {
   // Copies `bytes` from `from` at `from_offset` into `to` at `to_offset`, and waits.
   void copy_now(const Buffer& from, VkDeviceSize from_offset, const Buffer& to,
                 VkDeviceSize to_offset, VkDeviceSize bytes);
+  // Copies host memory into `to` at `offset` (and back), in pieces through the host-visible
+  // `staging` buffer, waiting for each piece.
+  void upload_staged(const Buffer& staging, const void* data, const Buffer& to, VkDeviceSize offset,
+                     size_t bytes);
+  void download_staged(const Buffer& from, VkDeviceSize offset, const Buffer& staging, void* out,
+                       size_t bytes);
 
  private:
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;

@@ -95,20 +95,10 @@ struct VulkanGrid::Impl {
   }
 
   void upload(const vk::Buffer& to, size_t offset, const void* data, size_t bytes) {
-    for (size_t done = 0; done < bytes;) {
-      const size_t piece = std::min(bytes - done, size_t(staging.bytes));
-      std::memcpy(staging.mapped, static_cast<const char*>(data) + done, piece);
-      device.copy_now(staging, 0, to, offset + done, piece);
-      done += piece;
-    }
+    device.upload_staged(staging, data, to, offset, bytes);
   }
   void download(const vk::Buffer& from, size_t offset, void* out, size_t bytes) {
-    for (size_t done = 0; done < bytes;) {
-      const size_t piece = std::min(bytes - done, size_t(staging.bytes));
-      device.copy_now(from, offset + done, staging, 0, piece);
-      std::memcpy(static_cast<char*>(out) + done, staging.mapped, piece);
-      done += piece;
-    }
+    device.download_staged(from, offset, staging, out, bytes);
   }
 
   GridPush base() const {
