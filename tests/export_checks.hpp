@@ -1,7 +1,7 @@
 // Checks that a circuit's exports agree with dlca: the C export compiled with the system compiler
 // and run on random words, the Verilog cell and grid simulated with iverilog. Shared by the tests
-// of pruned models and of the published circuits. Each check is compiled only when its tool was
-// found.
+// of pruned models and of the published circuits. The tools are looked up when the tests run; a
+// test case without them skips (optional_parts.hpp).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -19,29 +19,23 @@
 #include "dlca/circuit_export.hpp"
 #include "dlca/hard_rollout.hpp"
 #include "dlca/random.hpp"
+#include "optional_parts.hpp"
+#include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 
 namespace dlca::testing {
 
-// A scratch directory removed at the end of the test (kept if DLCA_KEEP_SCRATCH is set).
-struct ScratchDir {
-  std::filesystem::path path;
-  ScratchDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "dlca_test_XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~ScratchDir() {
-    if (!std::getenv("DLCA_KEEP_SCRATCH")) std::filesystem::remove_all(path);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+// A path or program name as one shell word.
+inline std::string quoted(const std::string& word) {
+  std::string out = "'";
+  for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
 
 inline int run_command(const std::string& command) {
   return std::system((command + " 2>&1").c_str());
 }
 
-#ifdef DLCA_C_COMPILER
 // Compiles circuit_to_c with a small harness and compares it word by word on random words.
 inline void check_c_export(const Circuit& circuit, uint64_t key) {
   ScratchDir dir;
@@ -66,15 +60,16 @@ int main(int argc, char **argv) {
 )");
   const int C = circuit.channels;
   write_file_atomically(dir / "exported.c", circuit_to_c(circuit, "exported"));
-  REQUIRE(run_command(fmt::format("{} -std=c99 -O2 -Wall -Werror -o {} {} {}", DLCA_C_COMPILER,
-                                  dir / "prog", dir / "harness.c", dir / "exported.c")) == 0);
+  REQUIRE(run_command(fmt::format("{} -std=c99 -O2 -Wall -Werror -o {} {} {}", quoted(c_compiler()),
+                                  quoted(dir / "prog"), quoted(dir / "harness.c"),
+                                  quoted(dir / "exported.c"))) == 0);
   const size_t words = 37;
   std::vector<uint64_t> in(words * 9 * C);
   for (size_t i = 0; i < in.size(); ++i) in[i] = derive_key(key, i);
   write_file_atomically(dir / "in.bin",
                         std::string_view(reinterpret_cast<const char*>(in.data()), in.size() * 8));
-  REQUIRE(run_command(fmt::format("{} {} {} {} < {} > {}", dir / "prog", 9 * C, C, words,
-                                  dir / "in.bin", dir / "out.bin")) == 0);
+  REQUIRE(run_command(fmt::format("{} {} {} {} < {} > {}", quoted(dir / "prog"), 9 * C, C, words,
+                                  quoted(dir / "in.bin"), quoted(dir / "out.bin"))) == 0);
   const std::string out = read_file(dir / "out.bin");
   REQUIRE(out.size() == words * C * 8);
   for (size_t w = 0; w < words; ++w) {  // the circuit evaluated word by word
@@ -89,9 +84,7 @@ int main(int argc, char **argv) {
     }
   }
 }
-#endif
 
-#ifdef DLCA_IVERILOG
 // Simulates circuit_to_verilog with iverilog: the cell on 64 random patches against
 // evaluate_cell, and 3 steps of the grid wrapper on a 6 x 5 grid (both boundaries) against the
 // bit-sliced simulator.
@@ -101,9 +94,10 @@ inline void check_verilog_export(const Circuit& circuit, uint64_t key) {
   write_file_atomically(dir / "circuit.v", circuit_to_verilog(circuit, "dlca_test"));
   const auto simulate = [&](const std::string& testbench) {
     write_file_atomically(dir / "tb.v", testbench);
-    REQUIRE(run_command(fmt::format("{} -g2005 -s tb -o {} {} {}", DLCA_IVERILOG, dir / "sim",
-                                    dir / "tb.v", dir / "circuit.v")) == 0);
-    REQUIRE(run_command(fmt::format("vvp -n {} > {}", dir / "sim", dir / "out.txt")) == 0);
+    REQUIRE(run_command(fmt::format("iverilog -g2005 -s tb -o {} {} {}", quoted(dir / "sim"),
+                                    quoted(dir / "tb.v"), quoted(dir / "circuit.v"))) == 0);
+    REQUIRE(run_command(
+                fmt::format("vvp -n {} > {}", quoted(dir / "sim"), quoted(dir / "out.txt"))) == 0);
     return read_file(dir / "out.txt");
   };
   const auto bit_string = [](const std::vector<uint8_t>& bits) {  // most significant first
@@ -148,6 +142,4 @@ inline void check_verilog_export(const Circuit& circuit, uint64_t key) {
           bit_string(sim.state()) + "\n");
   }
 }
-#endif
-
 }  // namespace dlca::testing

@@ -8,6 +8,7 @@
 #include "dlca/bit_grid.hpp"
 #include "dlca/circuit_kernel.hpp"
 #include "dlca/hard_rollout.hpp"
+#include "optional_parts.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;
@@ -37,37 +38,45 @@ std::vector<uint8_t> contents(const BitGrid& grid) {
 
 }  // namespace
 
-TEST_CASE("BitGrid steps like the HardSimulator on odd sizes and both boundaries") {
-  std::vector<std::unique_ptr<CircuitKernel>> kernels;
+namespace {
+
+// Four steps of BitGrid with the interpreted or the compiled kernel against the HardSimulator.
+void check_steps_like_hard_simulator(bool compiled) {
   for (int C : {1, 2}) {
     const Circuit circuit = random_circuit(C, 60 + C);
-    kernels.clear();
-    kernels.push_back(interpreted_kernel(circuit));
-#ifdef DLCA_C_COMPILER
-    kernels.push_back(compiled_kernel(circuit));
-#endif
+    const auto kernel = compiled ? compiled_kernel(circuit) : interpreted_kernel(circuit);
     const CircuitProgram program = to_program(circuit);
     for (auto [H, W] : {std::pair{5, 7}, std::pair{9, 64}, std::pair{3, 130}, std::pair{40, 65}})
-      for (bool periodic : {true, false})
-        for (const auto& kernel : kernels) {
-          CAPTURE(C);
-          CAPTURE(H);
-          CAPTURE(W);
-          CAPTURE(periodic);
-          CAPTURE(kernel->name());
-          const auto init = testing::random_bits(size_t(C) * H * W, H * 1000 + W);
-          BitGrid grid(circuit, *kernel, H, W, periodic);
-          load(grid, init);
-          const GridGeometry geo = make_grid_geometry(1, H, W, C, periodic);
-          HardSimulator sim(program.program, program.ops, geo);
-          sim.set_state(init);
-          for (int s = 0; s < 4; ++s) {
-            grid.step();
-            sim.step();
-            REQUIRE(contents(grid) == sim.state());
-          }
+      for (bool periodic : {true, false}) {
+        CAPTURE(C);
+        CAPTURE(H);
+        CAPTURE(W);
+        CAPTURE(periodic);
+        CAPTURE(kernel->name());
+        const auto init = testing::random_bits(size_t(C) * H * W, H * 1000 + W);
+        BitGrid grid(circuit, *kernel, H, W, periodic);
+        load(grid, init);
+        const GridGeometry geo = make_grid_geometry(1, H, W, C, periodic);
+        HardSimulator sim(program.program, program.ops, geo);
+        sim.set_state(init);
+        for (int s = 0; s < 4; ++s) {
+          grid.step();
+          sim.step();
+          REQUIRE(contents(grid) == sim.state());
         }
+      }
   }
+}
+
+}  // namespace
+
+TEST_CASE("BitGrid steps like the HardSimulator on odd sizes and both boundaries") {
+  check_steps_like_hard_simulator(false);
+}
+
+TEST_CASE("BitGrid with the compiled kernel steps like the HardSimulator") {
+  DLCA_SKIP_IF(testing::c_compiler_missing());
+  check_steps_like_hard_simulator(true);
 }
 
 TEST_CASE("BitGrid's asynchronous step: old or new per cell, independent of threads") {

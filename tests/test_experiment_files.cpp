@@ -2,13 +2,12 @@
 // build, and a user's file with a bad value is refused naming the file and the field.
 #include <doctest/doctest.h>
 
-#include <cstdio>
-
 #include "dlca/atomic_file.hpp"
 #include "dlca/config_json.hpp"
 #include "dlca/experiment_file.hpp"
 #include "dlca/game_of_life.hpp"
 #include "dlca/image_task.hpp"
+#include "scratch_dir.hpp"
 
 using namespace dlca;
 
@@ -35,7 +34,8 @@ TEST_CASE("shipped experiment files equal the built-in presets") {
 }
 
 TEST_CASE("a user's experiment file with a bad value is refused by file and field") {
-  const char* path = "dlca_test_experiment.json";
+  testing::ScratchDir dir;
+  const std::string path = dir / "dlca_test_experiment.json";
   const auto refusal = [&](const std::string& text) {
     write_file_atomically(path, text);
     try {
@@ -61,5 +61,4 @@ TEST_CASE("a user's experiment file with a bad value is refused by file and fiel
   CHECK(message.find("dlca_test_experiment.json") != std::string::npos);
   CHECK(message.find("update_layers[1]") != std::string::npos);
   CHECK(refusal("{not json").find("malformed") != std::string::npos);
-  std::remove(path);
 }

@@ -3,34 +3,35 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <numeric>
 
 #include "dlca/atomic_file.hpp"
 #include "dlca/image_target.hpp"
 #include "png_writer.hpp"
+#include "scratch_dir.hpp"
 
 using namespace dlca;
 
 namespace {
 
-Image load_bytes(const std::string& bytes, const char* name = "dlca_test_image.png") {
-  write_file_atomically(name, bytes);
-  Image image = load_png(name);
-  std::remove(name);
-  return image;
+Image load_bytes(const std::string& bytes) {
+  testing::ScratchDir dir;
+  write_file_atomically(dir / "dlca_test_image.png", bytes);
+  return load_png(dir / "dlca_test_image.png");
 }
 
 std::string refusal(const std::string& bytes) {
-  const char* name = "dlca_test_bad.png";
+  // The message with the scratch directory taken off the file's name.
+  testing::ScratchDir dir;
+  const std::string name = dir / "dlca_test_bad.png";
   write_file_atomically(name, bytes);
   try {
     load_png(name);
   } catch (const FileError& e) {
-    std::remove(name);
-    return e.what();
+    const std::string message = e.what();
+    const std::string prefix = dir.path.string() + "/";
+    return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
   }
-  std::remove(name);
   return "";
 }
 

@@ -4,12 +4,11 @@
 // loader.
 #include <doctest/doctest.h>
 
-#include <cstdio>
-
 #include "dlca/atomic_file.hpp"
 #include "dlca/cpu_backend.hpp"
 #include "dlca/model_file.hpp"
 #include "dlca/trainer.hpp"
+#include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;
@@ -42,7 +41,8 @@ std::string refusal(const std::string& path) {
 }  // namespace
 
 TEST_CASE("model files and checkpoints round-trip exactly") {
-  const std::string path = "dlca_test_model.json";
+  testing::ScratchDir dir;
+  const std::string path = dir / "dlca_test_model.json";
   Model m = make_model(testing::small_config(2, 2, 2, 4, 4, 2, 1, false, false));
   testing::randomize_logits(m, 3);
   save_model_file(path, m);
@@ -66,11 +66,11 @@ TEST_CASE("model files and checkpoints round-trip exactly") {
   CHECK(back.training->second_moment == trainer.optimizer().second_moment());
   REQUIRE(back.training->history.size() == 3);
   CHECK(back.training->history[2].soft_loss == trainer.history()[2].soft_loss);
-  std::remove(path.c_str());
 }
 
 TEST_CASE("resuming a checkpoint is bit-identical to the uninterrupted run") {
-  const std::string path = "dlca_test_checkpoint.json";
+  testing::ScratchDir dir;
+  const std::string path = dir / "dlca_test_checkpoint.json";
   for (const ExperimentConfig& cfg : {testing::small_checkerboard(), small_async_jax()}) {
     CAPTURE(cfg.async);
     CheckerboardTask task(cfg);
@@ -96,11 +96,11 @@ TEST_CASE("resuming a checkpoint is bit-identical to the uninterrupted run") {
     CHECK(resumed.optimizer().first_moment() == whole.optimizer().first_moment());
     CHECK(resumed.optimizer().second_moment() == whole.optimizer().second_moment());
   }
-  std::remove(path.c_str());
 }
 
 TEST_CASE("damaged model files are refused by name and reason") {
-  const std::string path = "dlca_test_damaged.json";
+  testing::ScratchDir dir;
+  const std::string path = dir / "dlca_test_damaged.json";
   const Model m = make_model(testing::small_config(1, 2, 2, 4, 4, 1, 1, true, false));
   CheckerboardTask task(m.config);
   CpuBackend cpu;
@@ -161,11 +161,11 @@ TEST_CASE("damaged model files are refused by name and reason") {
         std::string::npos);
   CHECK(resealed([](auto& c) { c.erase("training"); }).find("training") != std::string::npos);
   CHECK(refusal("no/such/model.json").find("no/such/model.json") != std::string::npos);
-  std::remove(path.c_str());
 }
 
 TEST_CASE("fuzzing the model loader: mutants load exactly or are refused") {
-  const std::string path = "dlca_test_fuzz.json";
+  testing::ScratchDir dir;
+  const std::string path = dir / "dlca_test_fuzz.json";
   Model m = make_model(testing::small_config(1, 2, 2, 4, 4, 1, 1, true, false));
   testing::randomize_logits(m, 9);
   TrainingState state;
@@ -232,5 +232,4 @@ TEST_CASE("fuzzing the model loader: mutants load exactly or are refused") {
   }
   MESSAGE(loaded << " mutants loaded, " << refused << " refused");
   CHECK(refused > 300);
-  std::remove(path.c_str());
 }

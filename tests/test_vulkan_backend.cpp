@@ -11,6 +11,8 @@
 #include "dlca/model_file.hpp"
 #include "dlca/trainer.hpp"
 #include "dlca/vulkan_backend.hpp"
+#include "optional_parts.hpp"
+#include "vulkan_driver.hpp"
 
 using namespace dlca;
 
@@ -34,12 +36,14 @@ double max_difference(const std::vector<float>& a, const std::vector<float>& b) 
 }  // namespace
 
 TEST_CASE("Vulkan backend lists at least one device") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
   const auto devices = list_vulkan_devices();
   REQUIRE(!devices.empty());
   CHECK(!devices[0].name.empty());
 }
 
 TEST_CASE("Vulkan backend matches the reference") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
   VulkanBackend backend(validated());
   // Float sums in another order than the CPU's double accumulators.
   for (const auto& c : testing::backend_cases()) testing::compare_with_reference(c, backend, 2e-5);
@@ -47,6 +51,7 @@ TEST_CASE("Vulkan backend matches the reference") {
 }
 
 TEST_CASE("Vulkan backend splits work beyond one dispatch and one binding") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
   // 20x20 cells, batch 3: 1200 cells. At most 2 workgroups per dispatch dimension and 128 KiB per
   // binding force many dispatches per pass and several chunks of cells; the results must be
   // those of the unsplit run.
@@ -84,6 +89,7 @@ TEST_CASE("Vulkan backend splits work beyond one dispatch and one binding") {
 }
 
 TEST_CASE("Vulkan backend refuses work that cannot fit one binding, naming the buffer") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
   ExperimentConfig c = testing::small_config(1, 2, 1, 8, 8, 2, 1, false, false);
   Model m = make_model(c);
   const auto init = testing::random_states(c, 4, true);
@@ -94,6 +100,7 @@ TEST_CASE("Vulkan backend refuses work that cannot fit one binding, naming the b
 }
 
 TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
   // Stated tolerance: per-epoch soft losses within 1e-4 relative, identical hard losses, final
   // logits within 1e-3 (AdamW steps of 0.05 amplify last-bit differences of the gradients).
   // Both ways of training on Vulkan: AdamW on the device (parameters resident) and on the host.
@@ -119,6 +126,7 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
 }
 
 TEST_CASE("Vulkan device training: reading the state back and resuming change nothing") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
   // 12 epochs straight, against 6 epochs, a download of logits and moments (as a checkpoint
   // save does), then 6 more in the same trainer and in a new trainer restored from the download.
   const ExperimentConfig c = testing::small_checkerboard();

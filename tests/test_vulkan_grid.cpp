@@ -6,11 +6,14 @@
 #include "dlca/evaluation.hpp"
 #include "dlca/random.hpp"
 #include "dlca/vulkan_grid.hpp"
+#include "optional_parts.hpp"
 #include "test_helpers.hpp"
+#include "vulkan_driver.hpp"
 
 using namespace dlca;
 
 TEST_CASE("VulkanGrid steps exactly like BitGrid") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
   struct Size {
     int height, width;
   };
@@ -53,6 +56,7 @@ TEST_CASE("VulkanGrid steps exactly like BitGrid") {
 }
 
 TEST_CASE("The evaluation suite gives the same errors on a Vulkan device") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
   ExperimentConfig c = testing::small_checkerboard();
   c.name = "checkerboard_small";  // evaluation targets need a checkerboard model
   Model m = make_model(c);
