@@ -25,6 +25,16 @@ RolloutResult VulkanBackend::rollout(const Model&, const Target&, const RolloutB
                                      const RolloutRequest&) {
   not_built();
 }
+bool VulkanBackend::trains_on_device() const { return false; }
+void VulkanBackend::upload_training_state(const Model&, const AdamW&) { not_built(); }
+DeviceEpoch VulkanBackend::train_epoch(const Model&, const AdamWSettings&, int64_t, const Target&,
+                                       const RolloutBatch&) {
+  not_built();
+}
+void VulkanBackend::download_training_state(std::vector<float>&, std::vector<float>&,
+                                            std::vector<float>&) {
+  not_built();
+}
 int VulkanBackend::validation_errors() const { return 0; }
 const VulkanProfile& VulkanBackend::profile() const { not_built(); }
 
