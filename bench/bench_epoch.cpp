@@ -11,6 +11,8 @@
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
+#include "../src/apps/cli_numbers.hpp"
+
 #include "dlca/checkerboard.hpp"
 #include "dlca/cpu_backend.hpp"
 #include "dlca/trainer.hpp"
@@ -40,12 +42,19 @@ int main(int argc, char** argv) {
   CLI::App app{"Median ms per checkerboard training epoch on the CPU backend."};
   app.add_option("--epochs", epochs, "timed epochs per setting")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--warmup", warmup, "untimed epochs first")->capture_default_str();
-  app.add_option("--threads", threads, "thread counts")->capture_default_str();
-  app.add_option("--modes", modes, "checkpoint and/or keep")->capture_default_str();
+      ->check(dlca::cli::positive_integer());
+  app.add_option("--warmup", warmup, "untimed epochs first")
+      ->capture_default_str()
+      ->check(dlca::cli::non_negative_integer());
+  app.add_option("--threads", threads, "thread counts")
+      ->capture_default_str()
+      ->check(dlca::cli::non_negative_integer());
+  app.add_option("--modes", modes, "checkpoint and/or keep")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"checkpoint", "keep"}));
   app.add_option("--tile-cells", tile_cells, "cells per tile (0 = automatic)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(dlca::cli::non_negative_integer());
   CLI11_PARSE(app, argc, argv);
 
   const dlca::ExperimentConfig config = dlca::checkerboard_sync_config();

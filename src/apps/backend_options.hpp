@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_numbers.hpp"
+
 namespace dlca::cli {
 
 inline void add_backend_options(CLI::App& app, std::string& kind, int& device) {
@@ -14,7 +16,7 @@ inline void add_backend_options(CLI::App& app, std::string& kind, int& device) {
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
   app.add_option("--device", device, "Vulkan device index (dlca_devices lists them)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_integer());
 }
 
 }  // namespace dlca::cli

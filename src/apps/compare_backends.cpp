@@ -10,7 +10,10 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+
+#include "cli_numbers.hpp"
 
 #include "dlca/backend_choice.hpp"
 #include "dlca/experiment_file.hpp"
@@ -43,12 +46,14 @@ Run train(const Workload& w, dlca::Backend& backend, int epochs, const char* sid
   dlca::Trainer trainer(dlca::make_model(w.experiment.config), *task, backend);
   Run run;
   run.backend = backend.name();
+  const bool live = ::isatty(STDERR_FILENO);  // no \r progress in a redirected stderr
   for (int e = 0; e < epochs; ++e) {
     run.epochs.push_back(trainer.run_epoch());
-    std::fprintf(stderr, "\r%s %s: epoch %d/%d, %.1f ms   ", w.label.c_str(), side, e + 1, epochs,
-                 run.epochs.back().milliseconds);
+    if (live)
+      std::fprintf(stderr, "\r%s %s: epoch %d/%d, %.1f ms   ", w.label.c_str(), side, e + 1, epochs,
+                   run.epochs.back().milliseconds);
   }
-  std::fprintf(stderr, "\r%*s\r", 70, "");
+  if (live) std::fprintf(stderr, "\r%*s\r", 70, "");
   run.logits = trainer.model().logits;
   run.median_ms = median_after_first(run.epochs);
   return run;
@@ -80,16 +85,19 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--epochs", epochs, "epochs on each backend (timing: median after the first)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--seed", seed, "seed of both runs")->capture_default_str();
-  app.add_option("--batch", batch, "override the batch size")->check(CLI::PositiveNumber);
-  app.add_option("--size", size, "override the grid size (square)")->check(CLI::PositiveNumber);
+      ->check(dlca::cli::positive_integer());
+  app.add_option("--seed", seed, "seed of both runs")
+      ->capture_default_str()
+      ->check(dlca::cli::non_negative_integer<uint64_t>());
+  app.add_option("--batch", batch, "override the batch size")->check(dlca::cli::positive_integer());
+  app.add_option("--size", size, "override the grid size (square)")
+      ->check(dlca::cli::positive_integer());
   app.add_option("--threads", threads, "CPU threads (0 = all cores)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   app.add_option("--device", device, "Vulkan device index (see dlca_devices)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   app.add_flag("--sweep", sweep, "run the standard set of workloads");
   app.add_flag("--profile", profile, "print Vulkan dispatches and GPU time per phase");
   app.add_option("--csv", csv_path, "also write the table as CSV");
@@ -97,7 +105,8 @@ int main(int argc, char** argv) {
                "time the CPU side alone (for workloads too slow on a CPU Vulkan device)");
   app.add_flag("--vulkan-only", vulkan_only, "time the Vulkan side alone")->excludes("--cpu-only");
   app.add_option("--chunk-mb", chunk_mb,
-                 "Vulkan: activations per chunk of cells, MiB (0 = the backend's default)");
+                 "Vulkan: activations per chunk of cells, MiB (0 = the backend's default)")
+      ->check(dlca::cli::integer_from_to<uint64_t>(0, uint64_t(1) << 20));
   CLI11_PARSE(app, argc, argv);
 
   try {

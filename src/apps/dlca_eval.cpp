@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include <tbb/global_control.h>
 #include <CLI/CLI.hpp>
 
 #include "backend_options.hpp"
@@ -18,7 +19,7 @@
 int main(int argc, char** argv) {
   std::string model_path, test = "generalize", csv_path, backend = "cpu";
   int device = -1;
-  int size = 0, steps = 0, block = 20, block_steps = -1, square = 10;
+  int size = 0, steps = 0, block = 20, block_steps = -1, square = 10, threads = 0;
   float fire_rate = 0.6f;
   uint64_t seed = 1;
   CLI::App app{
@@ -31,25 +32,35 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"generalize", "fault", "heal", "async", "robustness"}));
   app.add_option("--size", size, "grid side (default: 4x the training grid; 64 for robustness)")
-      ->check(CLI::Range(3, 8192));
+      ->check(dlca::cli::integer_from_to(3, 8192));
   app.add_option("--steps", steps, "steps (default: 4x the training steps; 4000 for robustness)")
-      ->check(CLI::PositiveNumber);
+      ->check(dlca::cli::positive_integer());
   app.add_option("--block", block, "side of the zeroed centre block (fault, heal)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   app.add_option("--block-steps", block_steps,
-                 "heal: steps during which the block is zeroed (default: half)");
+                 "heal: steps during which the block is zeroed (default: half)")
+      ->check(dlca::cli::non_negative_integer());
   app.add_option("--square", square, "side of the random square (robustness)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   app.add_option("--fire-rate", fire_rate, "async fire rate")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--seed", seed, "initial grid, masks and squares")->capture_default_str();
+      ->check(dlca::cli::rate<float>());
+  app.add_option("--seed", seed, "initial grid, masks and squares")
+      ->capture_default_str()
+      ->check(dlca::cli::non_negative_integer<uint64_t>());
+  app.add_option("--threads", threads, "worker threads (0 = all cores)")
+      ->capture_default_str()
+      ->check(dlca::cli::non_negative_integer());
   app.add_option("--csv", csv_path, "write step,error");
   dlca::cli::add_backend_options(app, backend, device);
   CLI11_PARSE(app, argc, argv);
 
+  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                  threads > 0 ? size_t(threads)
+                                              : tbb::global_control::active_value(
+                                                    tbb::global_control::max_allowed_parallelism));
   try {
     const dlca::Model model = dlca::load_model(model_path);
     if (!csv_path.empty()) dlca::check_writable(csv_path);

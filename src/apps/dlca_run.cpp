@@ -215,12 +215,12 @@ int main(int argc, char** argv) {
   auto* circuit = app.add_option("--circuit", o.circuit_path, "DigitalJS circuit (.json)");
   model->excludes(circuit);
   app.add_option("--size", o.size, "grid side (default: the model's training grid, else 64)")
-      ->check(CLI::Range(1, 65536));
-  app.add_option("--width", o.width, "grid width")->check(CLI::Range(1, 65536));
-  app.add_option("--height", o.height, "grid height")->check(CLI::Range(1, 65536));
+      ->check(dlca::cli::integer_from_to(1, 65536));
+  app.add_option("--width", o.width, "grid width")->check(dlca::cli::integer_from_to(1, 65536));
+  app.add_option("--height", o.height, "grid height")->check(dlca::cli::integer_from_to(1, 65536));
   app.add_option("--steps", o.steps, "steps to run")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   app.add_flag_callback(
       "--periodic", [&] { o.boundary = "periodic"; }, "wrap the edges (torus)");
   app.add_flag_callback(
@@ -230,11 +230,12 @@ int main(int argc, char** argv) {
   app.add_flag("--async", o.async, "asynchronous steps: each cell fires with --fire-rate");
   app.add_option("--fire-rate", o.fire_rate, "probability a cell updates in an async step")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(dlca::cli::rate());
   app.add_option("--seed", o.seed, "seed for the random state, masks and damage")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(dlca::cli::non_negative_integer<uint64_t>());
   app.add_option("--threads", o.threads, "worker threads (0 = all cores)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   app.add_option("--init", o.init, "initial state: random, seed (centre cell on) or FILE.png")
       ->capture_default_str();
   app.add_flag("--colour", o.colour,
@@ -243,19 +244,19 @@ int main(int argc, char** argv) {
                  "checkerboard or FILE.png: the error in --csv is against it");
   app.add_option("--damage-block", o.damage_block,
                  "zero a centred N x N block after every step (or the first --damage-steps)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   app.add_option("--damage-steps", o.damage_steps, "damage only after the first N steps")
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   app.add_option("--damage-random", o.damage_random,
                  "zero a random N x N square after every step (SPEC robustness protocol: 10)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   app.add_option("--png", o.png_path, "write the final state as PNG (one pixel per cell)");
   app.add_option("--gif", o.gif_path, "write an animated GIF of the run");
   app.add_option("--gif-every", o.gif_every, "steps between GIF frames")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(dlca::cli::positive_integer());
   app.add_option("--zoom", o.zoom, "GIF pixels per cell (default: up to 256 pixels wide)")
-      ->check(CLI::PositiveNumber);
+      ->check(dlca::cli::positive_integer());
   app.add_flag("--rgb", o.rgb, "draw channels 0..2 as colours instead of channel 0 in black");
   app.add_option("--csv", o.csv_path, "write step,error,alive per step");
   app.add_flag("--time", o.time, "print the wall time per step, excluding start-up");

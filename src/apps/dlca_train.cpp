@@ -1,20 +1,15 @@
 // dlca_train: trains any experiment file: a name from targets/ (checkerboard_sync,
 // checkerboard_async, game_of_life, lizard, colored_g) or the path of a user's JSON file in the
 // same format (see include/dlca/experiment_file.hpp). Common options override the file's values.
-#include <string_view>
-
 #include "dlca/atomic_file.hpp"
 #include "dlca/experiment_file.hpp"
 #include "dlca/game_of_life.hpp"
 #include "training_cli.hpp"
 
 int main(int argc, char** argv) {
-  std::string experiment = "checkerboard_sync";
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string_view(argv[i]) == "--config") experiment = argv[i + 1];
   dlca::ExperimentFile file;
   try {
-    file = dlca::load_experiment(experiment, DLCA_TARGETS_DIR);
+    file = dlca::load_experiment("checkerboard_sync", DLCA_TARGETS_DIR);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dlca_train: %s\n", e.what());
     return 2;
@@ -24,7 +19,20 @@ int main(int argc, char** argv) {
       "Train a Differentiable Logic CA from an experiment file (Miotti et al. 2025).\n"
       "Names: checkerboard_sync, checkerboard_async, game_of_life, lizard, colored_g "
       "(in " DLCA_TARGETS_DIR "), or a path to a .json file of the same form."};
-  app.add_option("--config", experiment, "experiment name or JSON file")->capture_default_str();
+  // Added first, so that its callback loads the file before the other options apply theirs.
+  app.add_option_function<std::string>(
+         "--config",
+         [&](const std::string& experiment) {
+           try {
+             file = dlca::load_experiment(experiment, DLCA_TARGETS_DIR);
+           } catch (const std::exception& e) {
+             throw CLI::ValidationError("--config", e.what());
+           }
+           cli.use_preset(file.config);
+           dlca::cli::refresh_shown_defaults(app);
+         },
+         "experiment name or JSON file")
+      ->default_str("checkerboard_sync");
   cli.add_to(app);
   CLI11_PARSE(app, argc, argv);
   if (file.task.kind == "game_of_life")

@@ -3,36 +3,33 @@
 #include "dlca/checkerboard.hpp"
 #include "training_cli.hpp"
 
-#include <algorithm>
-#include <string_view>
-
 int main(int argc, char** argv) {
-  // --async selects the other preset; every other option then adjusts that preset.
-  const bool async = std::any_of(argv + 1, argv + argc,
-                                 [](const char* a) { return std::string_view(a) == "--async"; });
-  dlca::cli::TrainingCli cli(async ? dlca::checkerboard_async_config()
-                                   : dlca::checkerboard_sync_config());
+  dlca::cli::TrainingCli cli(dlca::checkerboard_sync_config());
   CLI::App app{
       "Train a Differentiable Logic CA to grow a checkerboard (Miotti et al. 2025, synchronous).\n"
       "Defaults reproduce the paper's configurations."};
-  cli.add_to(app);
-  bool async_flag = async;  // parsed again so that --help lists it
-  app.add_flag(
-      "--async", async_flag,
+  // --async selects the other preset; added first, so that every other option then adjusts it.
+  app.add_flag_callback(
+      "--async",
+      [&] {
+        cli.use_preset(dlca::checkerboard_async_config());
+        dlca::cli::refresh_shown_defaults(app);
+      },
       "the asynchronously trained checkerboard (14x14, 50 steps, fire rate 0.6, 800 epochs)");
+  cli.add_to(app);
   app.add_option("--fire-rate", cli.config.fire_rate,
                  "probability that a cell updates in an async step")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(dlca::cli::rate<float>());
   app.add_option("--batch", cli.config.batch, "random initial grids per epoch")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(dlca::cli::positive_integer());
   app.add_option("--steps", cli.config.steps, "CA steps per rollout")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(dlca::cli::positive_integer());
   app.add_option("--size", cli.config.height, "grid side (square grid)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(dlca::cli::positive_integer());
   CLI11_PARSE(app, argc, argv);
   cli.config.width = cli.config.height;
   return cli.train("train_checkerboard",

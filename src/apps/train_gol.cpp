@@ -14,10 +14,10 @@ int main(int argc, char** argv) {
   app.add_option("--eval-size", eval_size,
                  "side of the random torus the final circuit is checked on")
       ->capture_default_str()
-      ->check(CLI::Range(3, 8192));
+      ->check(dlca::cli::integer_from_to(3, 8192));
   app.add_option("--eval-steps", eval_steps, "steps of that check")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(dlca::cli::non_negative_integer());
   CLI11_PARSE(app, argc, argv);
   cli.run.evaluate = [&](const dlca::Model& model) {
     return nlohmann::json{

@@ -6,27 +6,62 @@
 #include "dlca/image_task.hpp"
 #include "training_cli.hpp"
 
+namespace {
+
+// The channel counts a preset's architecture builds for (set_channels then validate): found by
+// trying every count the configuration allows, as the range depends on the layer widths.
+std::pair<int, int> channel_range(const dlca::ExperimentConfig& preset) {
+  int low = 0, high = 0;
+  for (int channels = 1; channels <= 1024; ++channels) {
+    dlca::ExperimentConfig c = preset;
+    try {
+      dlca::set_channels(c, channels);
+      c.loss_channels = {0};
+      dlca::validate(c);
+    } catch (const dlca::ConfigError&) {
+      continue;
+    }
+    if (low == 0) low = channels;
+    high = channels;
+  }
+  return {low, high};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::string preset = "lizard";
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string_view(argv[i]) == "--preset") preset = argv[i + 1];
-  if (preset != "lizard" && preset != "colored_g") {
-    std::fprintf(stderr, "train_image: --preset: must be lizard or colored_g, got '%s'\n",
-                 preset.c_str());
-    return 2;
-  }
-  const bool lizard = preset == "lizard";
-  dlca::cli::TrainingCli cli(lizard ? dlca::lizard_config() : dlca::colored_g_config());
-  std::string target_path, colours = lizard ? "mono" : "8colour",
-                           seed_cell = lizard ? "center" : "none";
-  std::string boundary = cli.config.periodic ? "periodic" : "zero";
+  dlca::cli::TrainingCli cli(dlca::lizard_config());
+  std::string target_path, colours, seed_cell, boundary;
   float threshold = 0.26f;
-  int channels = cli.config.channels, size = cli.config.height;
+  int channels = 0, size = 0;
+  // The preset's values of the options that are not fields of the configuration.
+  const auto use_preset = [&](const std::string& name) {
+    preset = name;
+    const bool lizard = preset == "lizard";
+    cli.use_preset(lizard ? dlca::lizard_config() : dlca::colored_g_config());
+    colours = lizard ? "mono" : "8colour";
+    seed_cell = lizard ? "center" : "none";
+    boundary = cli.config.periodic ? "periodic" : "zero";
+    channels = cli.config.channels;
+    size = cli.config.height;
+  };
+  use_preset(preset);
+  const auto lizard_channels = channel_range(dlca::lizard_config());
+  const auto colored_g_channels = channel_range(dlca::colored_g_config());
   CLI::App app{
       "Train a Differentiable Logic CA to grow an image (Miotti et al. 2025: lizard, colored G).\n"
       "Defaults reproduce the paper's configurations."};
-  app.add_option("--preset", preset, "lizard or colored_g: architecture, grid and defaults")
-      ->capture_default_str();
+  // Added first, so that the preset is in place before the other options apply their values.
+  app.add_option_function<std::string>(
+         "--preset",
+         [&](const std::string& name) {
+           use_preset(name);
+           dlca::cli::refresh_shown_defaults(app);
+         },
+         "lizard or colored_g: architecture, grid and defaults")
+      ->default_str("lizard")
+      ->check(CLI::IsMember({"lizard", "colored_g"}));
   cli.add_to(app);
   app.add_option("--target", target_path,
                  "PNG to grow (default: the preset's image in " DLCA_TARGETS_DIR ")");
@@ -37,16 +72,20 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"mono", "8colour"}));
   app.add_option("--threshold", threshold, "mono threshold on premultiplied R, G, B")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(dlca::cli::number_from_to<float>(0, 1));
   app.add_option("--size", size, "grid side; the image is area-resized to it")
       ->capture_default_str()
-      ->check(CLI::Range(3, 1024));
-  app.add_option("--channels", channels, "state channels")
+      ->check(dlca::cli::integer_from_to(3, 1024));
+  app.add_option("--channels", channels,
+                 fmt::format("state channels (the layers are scaled to them; lizard builds for "
+                             "{} to {}, colored_g for {} to {})",
+                             lizard_channels.first, lizard_channels.second,
+                             colored_g_channels.first, colored_g_channels.second))
       ->capture_default_str()
-      ->check(CLI::Range(3, 1024));
+      ->check(dlca::cli::positive_integer());
   app.add_option("--steps", cli.config.steps, "CA steps per rollout")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(dlca::cli::positive_integer());
   app.add_option("--seed-cell", seed_cell,
                  "center: the centre cell starts at 1 in all channels; none: empty grid")
       ->capture_default_str()
@@ -54,9 +93,17 @@ int main(int argc, char** argv) {
   app.add_option("--boundary", boundary, "periodic (torus) or zero padding")
       ->capture_default_str()
       ->check(CLI::IsMember({"periodic", "zero"}));
-  app.add_option("--loss-channels", cli.config.loss_channels, "channels compared with the target");
+  app.add_option("--loss-channels", cli.config.loss_channels, "channels compared with the target")
+      ->check(dlca::cli::non_negative_integer());
   CLI11_PARSE(app, argc, argv);
 
+  const bool lizard = preset == "lizard";
+  const auto [low, high] = lizard ? lizard_channels : colored_g_channels;
+  if (channels < low || channels > high) {
+    std::fprintf(stderr, "train_image: --channels: the %s preset builds for %d to %d, got %d\n",
+                 preset.c_str(), low, high, channels);
+    return 2;
+  }
   cli.config.height = cli.config.width = size;
   cli.config.periodic = boundary == "periodic";
   const int planes = colours == "mono" ? 1 : 3;

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "backend_options.hpp"
+#include "cli_numbers.hpp"
 
 #include "dlca/backend_choice.hpp"
 #include "dlca/config_json.hpp"
@@ -20,16 +21,33 @@
 
 namespace dlca::cli {
 
-// Throws unless the checkpoint's configuration equals this run's, apart from the epoch count.
+// A configuration value as the user would type it: floats by fmt's shortest form (0.05, not
+// 0.05000000074505806), the rest as JSON.
+inline std::string shown_value(const nlohmann::json& value) {
+  return value.is_number_float() ? fmt::format("{}", value.get<float>()) : value.dump();
+}
+
+// Throws unless the checkpoint's configuration equals this run's, apart from the epoch count; the
+// message names every differing field, in the order of the configuration.
 inline void require_same_config(const std::string& path, const ExperimentConfig& saved,
                                 const ExperimentConfig& requested) {
-  nlohmann::json a = config_to_json(saved), b = config_to_json(requested);
-  for (const auto& [key, value] : a.items())
-    if (key != "epochs" && b.value(key, nlohmann::json()) != value)
-      throw std::runtime_error(fmt::format(
-          "--resume {}: the checkpoint's {} is {} but this run's is {} (give the options of the "
-          "run that wrote it)",
-          path, key, value.dump(), b.value(key, nlohmann::json()).dump()));
+  const nlohmann::json a = config_to_json(saved), b = config_to_json(requested);
+  std::string differences;
+  for (const char* key : config_keys())
+    if (std::string_view(key) != "epochs" && a.at(key) != b.at(key))
+      differences += fmt::format("{}the checkpoint's {} is {} but this run's is {}",
+                                 differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
+                                 shown_value(b.at(key)));
+  if (!differences.empty())
+    throw std::runtime_error(fmt::format(
+        "--resume {}: {} (give the options of the run that wrote it)", path, differences));
+}
+
+// After a preset option (--config, --preset, --async) changed the variables the options are bound
+// to, makes --help show the new values as the defaults.
+inline void refresh_shown_defaults(CLI::App& app) {
+  for (CLI::Option* option : app.get_options())
+    if (!option->get_default_str().empty()) option->capture_default_str();
 }
 
 struct TrainingCli {
@@ -41,7 +59,11 @@ struct TrainingCli {
   std::string streams;
   std::string resume_path;
 
-  explicit TrainingCli(ExperimentConfig preset) : config(std::move(preset)) {
+  explicit TrainingCli(ExperimentConfig preset) { use_preset(std::move(preset)); }
+
+  // Starts again from `preset` (the options given on the command line are applied after it).
+  void use_preset(ExperimentConfig preset) {
+    config = std::move(preset);
     streams = config.random_streams == RandomStreams::kJax ? "jax" : "dlca";
   }
 
@@ -49,17 +71,19 @@ struct TrainingCli {
   void add_to(CLI::App& app) {
     app.add_option("--epochs", config.epochs, "optimizer steps")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    app.add_option("--seed", config.seed, "seed for wiring, data and masks")->capture_default_str();
+        ->check(positive_integer());
+    app.add_option("--seed", config.seed, "seed for wiring, data and masks")
+        ->capture_default_str()
+        ->check(non_negative_integer<uint64_t>());
     app.add_option("--threads", backend.threads, "worker threads (0 = all cores)")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_integer());
     add_backend_options(app, choice.kind, choice.device);
     app.add_flag("--profile", choice.profile,
                  "Vulkan: print dispatches and submits per epoch and GPU time per phase");
     app.add_option("--lr", config.learning_rate, "AdamW learning rate")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number<float>());
     app.add_option(
            "--random-streams", streams,
            "jax: the notebook's JAX threefry streams (its exact wiring and data for a seed); "
@@ -73,7 +97,7 @@ struct TrainingCli {
                    "write the model as a checkpoint (dlca-model JSON; --resume continues it)");
     app.add_option("--checkpoint-every", run.checkpoint_every,
                    "rewrite the --save file every N epochs, so a killed run loses at most N")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_integer<int64_t>());
     app.add_option("--resume", resume_path,
                    "continue the checkpoint FILE until --epochs in total; give the options of the "
                    "run that wrote it (its configuration must match)");
@@ -84,10 +108,10 @@ struct TrainingCli {
     app.add_flag("--keep-activations", keep_activations,
                  "store every step's activations instead of recomputing them (more memory)");
     app.add_option("--tile-cells", backend.tile_cells, "cells per parallel tile (0 = automatic)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_integer());
     app.add_option("--print-every", run.print_every, "epochs between lines when not on a terminal")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(positive_integer());
     app.add_flag("--quiet", run.quiet, "no progress output");
   }
 
@@ -104,6 +128,17 @@ struct TrainingCli {
       if (!resume_path.empty()) {
         resumed = load_checkpoint(resume_path);
         require_same_config(resume_path, resumed->model.config, config);
+        const int64_t saved_epoch = resumed->training->epoch;
+        if (config.epochs < saved_epoch)
+          throw std::runtime_error(fmt::format(
+              "--resume {}: the checkpoint is at epoch {}, past --epochs {} (--epochs is the "
+              "total to reach)",
+              resume_path, saved_epoch, config.epochs));
+        if (config.epochs == saved_epoch)
+          std::fprintf(stderr,
+                       "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
+                       "training, only the outputs are written\n",
+                       program, resume_path.c_str(), (long long)saved_epoch);
       }
       Model model = resumed ? std::move(resumed->model) : make_model(config);
       model.config.epochs = config.epochs;

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "dlca/json_numbers.hpp"
+
 namespace dlca {
 
 namespace {
@@ -23,6 +25,27 @@ void read(const nlohmann::json& json, const char* key, T& out) {
   }
 }
 
+// Integer fields: JSON integers of at least `low` (8.7, true and -1 are refused by name).
+template <typename T>
+void read_integer(const nlohmann::json& json, const char* key, T& out, int64_t low) {
+  if (json.contains(key)) out = json_integer<T>(json.at(key), key, low);
+}
+
+void read_integers(const nlohmann::json& json, const char* key, std::vector<int>& out,
+                   int64_t low) {
+  if (!json.contains(key)) return;
+  const nlohmann::json& list = json.at(key);
+  if (!list.is_array())
+    throw ConfigError(fmt::format("{}: must be a list of integers, got {}", key, list.dump()));
+  out.clear();
+  for (size_t i = 0; i < list.size(); ++i)
+    out.push_back(json_integer<int>(list[i], fmt::format("{}[{}]", key, i), low));
+}
+
+void read_float(const nlohmann::json& json, const char* key, float& out) {
+  if (json.contains(key)) out = json_float(json.at(key), key);
+}
+
 std::vector<Connection> read_connections(const nlohmann::json& json, const char* key,
                                          std::vector<Connection> fallback) {
   if (!json.contains(key)) return fallback;
@@ -40,6 +63,29 @@ std::vector<Connection> read_connections(const nlohmann::json& json, const char*
 }
 
 }  // namespace
+
+const std::vector<const char*>& config_keys() {
+  static const std::vector<const char*> keys = {"name",
+                                                "channels",
+                                                "kernels",
+                                                "perception_layers",
+                                                "perception_connections",
+                                                "update_layers",
+                                                "update_connections",
+                                                "height",
+                                                "width",
+                                                "steps",
+                                                "batch",
+                                                "epochs",
+                                                "lr",
+                                                "periodic",
+                                                "async",
+                                                "fire_rate",
+                                                "loss_channels",
+                                                "seed",
+                                                "random_streams"};
+  return keys;
+}
 
 nlohmann::json config_to_json(const ExperimentConfig& c) {
   return {
@@ -67,49 +113,30 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
 
 ExperimentConfig config_from_json(const nlohmann::json& json) {
   if (!json.is_object()) throw ConfigError("config: must be a JSON object");
-  static const char* kKnown[] = {"name",
-                                 "channels",
-                                 "kernels",
-                                 "perception_layers",
-                                 "perception_connections",
-                                 "update_layers",
-                                 "update_connections",
-                                 "height",
-                                 "width",
-                                 "steps",
-                                 "batch",
-                                 "epochs",
-                                 "lr",
-                                 "periodic",
-                                 "async",
-                                 "fire_rate",
-                                 "loss_channels",
-                                 "seed",
-                                 "random_streams"};
   for (const auto& [key, value] : json.items()) {
     bool known = false;
-    for (const char* k : kKnown) known = known || key == k;
+    for (const char* k : config_keys()) known = known || key == k;
     if (!known) throw ConfigError(fmt::format("{}: unknown configuration key", key));
   }
   ExperimentConfig c;
   read(json, "name", c.name);
-  read(json, "channels", c.channels);
-  read(json, "kernels", c.kernels);
-  read(json, "perception_layers", c.perception_layers);
+  read_integer(json, "channels", c.channels, 1);
+  read_integer(json, "kernels", c.kernels, 1);
+  read_integers(json, "perception_layers", c.perception_layers, 1);
   c.perception_connections = read_connections(json, "perception_connections", {});
-  read(json, "update_layers", c.update_layers);
+  read_integers(json, "update_layers", c.update_layers, 1);
   c.update_connections = read_connections(json, "update_connections", {});
-  read(json, "height", c.height);
-  read(json, "width", c.width);
-  read(json, "steps", c.steps);
-  read(json, "batch", c.batch);
-  read(json, "epochs", c.epochs);
-  read(json, "lr", c.learning_rate);
+  read_integer(json, "height", c.height, 1);
+  read_integer(json, "width", c.width, 1);
+  read_integer(json, "steps", c.steps, 1);
+  read_integer(json, "batch", c.batch, 1);
+  read_integer(json, "epochs", c.epochs, 1);
+  read_float(json, "lr", c.learning_rate);
   read(json, "periodic", c.periodic);
   read(json, "async", c.async);
-  read(json, "fire_rate", c.fire_rate);
-  read(json, "loss_channels", c.loss_channels);
-  read(json, "seed", c.seed);
+  read_float(json, "fire_rate", c.fire_rate);
+  read_integers(json, "loss_channels", c.loss_channels, 0);
+  read_integer(json, "seed", c.seed, 0);
   std::string streams = "dlca";
   read(json, "random_streams", streams);
   if (streams != "dlca" && streams != "jax")

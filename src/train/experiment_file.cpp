@@ -12,6 +12,7 @@
 #include "dlca/game_of_life.hpp"
 #include "dlca/image_target.hpp"
 #include "dlca/image_task.hpp"
+#include "dlca/json_numbers.hpp"
 
 namespace dlca {
 
@@ -36,7 +37,8 @@ TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& di
       if (t.colours != "mono" && t.colours != "8colour")
         throw ConfigError(
             fmt::format("task.colours: must be mono or 8colour, got '{}'", t.colours));
-      t.threshold = j.value("threshold", t.threshold);
+      if (j.contains("threshold"))
+        t.threshold = json_float(j.at("threshold"), "task.threshold", 0, 1);
       const std::string seed = j.value("seed_cell", std::string("center"));
       if (seed != "center" && seed != "none")
         throw ConfigError(fmt::format("task.seed_cell: must be center or none, got '{}'", seed));

@@ -9,6 +9,7 @@
 
 #include "dlca/atomic_file.hpp"
 #include "dlca/config_json.hpp"
+#include "dlca/json_numbers.hpp"
 
 namespace dlca {
 
@@ -109,14 +110,19 @@ TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
   const auto& random = t.at("random");
   const std::string streams = random.at("streams").get<std::string>();
   if (streams != (m.config.random_streams == RandomStreams::kJax ? "jax" : "dlca") ||
-      random.at("seed").get<uint64_t>() != m.config.seed ||
-      random.at("next_epoch").get<int64_t>() != s.epoch)
+      json_integer<uint64_t, std::runtime_error>(random.at("seed"), "training.random.seed", 0) !=
+          m.config.seed ||
+      json_integer<int64_t, std::runtime_error>(random.at("next_epoch"),
+                                                "training.random.next_epoch", 0) != s.epoch)
     throw std::runtime_error("training.random: does not match the configuration and epoch");
   const auto& h = t.at("history");
   const size_t n = size_t(s.epoch);
   const auto soft = numbers_from_json(h.at("soft_loss"), n, "training.history.soft_loss");
   const auto hard = numbers_from_json(h.at("hard_loss"), n, "training.history.hard_loss");
   const auto active = numbers_from_json(h.at("active_gates"), n, "training.history.active_gates");
+  for (size_t e = 0; e < n; ++e)  // counts: integers of at least 0
+    json_integer<int, std::runtime_error>(h.at("active_gates")[e],
+                                          fmt::format("training.history.active_gates[{}]", e), 0);
   const auto ms = numbers_from_json(h.at("ms"), n, "training.history.ms");
   for (size_t e = 0; e < n; ++e)
     s.history.push_back({int64_t(e), soft[e], hard[e], int(active[e]), ms[e]});

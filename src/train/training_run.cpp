@@ -119,9 +119,10 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                    format_seconds(per_epoch * double(options.epochs - done)).c_str());
       std::fflush(stderr);
     } else if (!live && !options.quiet && options.print_every > 0 &&
-               (stats.epoch % options.print_every == 0 || done == options.epochs)) {
-      out << fmt::format("epoch {:>6}  soft {:10.4f}  hard {:5.0f}  active {:5}  {:7.2f} ms\n",
-                         stats.epoch, stats.soft_loss, stats.hard_loss, stats.active_gates,
+               (done == summary.resumed_from_epoch + 1 || done % options.print_every == 0 ||
+                done == options.epochs)) {  // epochs done, as on a terminal: the last is N/N
+      out << fmt::format("epoch {:>6}/{}  soft {:10.4f}  hard {:5.0f}  active {:5}  {:7.2f} ms\n",
+                         done, options.epochs, stats.soft_loss, stats.hard_loss, stats.active_gates,
                          stats.milliseconds)
           << std::flush;
     }

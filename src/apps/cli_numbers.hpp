@@ -1,0 +1,100 @@
+// CLI11 validators for every numeric option of the programs: the text must be a whole decimal
+// number of the option's type (no NaN, no infinity, no hex, nothing after it) inside a range, and
+// a refusal is one short line: "--lr: must be a positive number, got 0".
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+namespace dlca::cli {
+
+namespace detail {
+
+// Parses all of `text` as a T; false for anything else (a sign on an unsigned type included).
+template <typename T>
+bool parse_whole(const std::string& text, T& value) {
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (begin != end && *begin == '+') ++begin;  // "+3" means 3; "+-3" stays an error
+  if (begin == end || *begin == '+') return false;
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  return ec == std::errc() && ptr == end;
+}
+
+// `wanted` says what the option takes ("must be a positive number"); `kind` is "a number" or "an
+// integer"; `help` is what --help shows after the type ("POSITIVE").
+template <typename T>
+CLI::Validator number_check(T low, T high, bool low_open, std::string wanted, std::string kind,
+                            std::string help) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        T value{};
+        if (parse_whole(text, value)) {
+          if constexpr (std::is_floating_point_v<T>)
+            if (!std::isfinite(value)) return "must be a finite number, got " + text;
+          if (value < low || (low_open && value == low) || value > high)
+            return wanted + ", got " + text;
+          return std::string();
+        }
+        double d;  // a number of the wrong kind or size, or not a number at all
+        if (!parse_whole(text, d)) return fmt::format("must be {}, got '{}'", kind, text);
+        if (!std::isfinite(d)) return "must be a finite number, got " + text;
+        if (d > double(high)) return fmt::format("must be at most {}, got {}", high, text);
+        return wanted + ", got " + text;
+      },
+      help);
+}
+
+}  // namespace detail
+
+// A floating-point option: a finite number in [low, high].
+template <typename T = double>
+CLI::Validator number_from_to(T low, T high) {
+  return detail::number_check<T>(low, high, false,
+                                 fmt::format("must be a number from {} to {}", low, high),
+                                 "a number", fmt::format("in [{} - {}]", low, high));
+}
+
+// A floating-point option: a finite number above zero.
+template <typename T = double>
+CLI::Validator positive_number() {
+  return detail::number_check<T>(0, std::numeric_limits<T>::max(), true,
+                                 "must be a positive number", "a number", "POSITIVE");
+}
+
+// A probability that makes something happen: above 0, at most 1 (fire rates).
+template <typename T = double>
+CLI::Validator rate() {
+  return detail::number_check<T>(0, 1, true, "must be a number above 0 and at most 1", "a number",
+                                 "in (0 - 1]");
+}
+
+// An integer option in [low, high].
+template <typename T = int>
+CLI::Validator integer_from_to(T low, T high) {
+  return detail::number_check<T>(low, high, false,
+                                 fmt::format("must be an integer from {} to {}", low, high),
+                                 "an integer", fmt::format("in [{} - {}]", low, high));
+}
+
+// An integer option of at least 1.
+template <typename T = int>
+CLI::Validator positive_integer() {
+  return detail::number_check<T>(1, std::numeric_limits<T>::max(), false,
+                                 "must be a positive integer", "an integer", "POSITIVE");
+}
+
+// An integer option of at least 0.
+template <typename T = int>
+CLI::Validator non_negative_integer() {
+  return detail::number_check<T>(0, std::numeric_limits<T>::max(), false,
+                                 "must be a non-negative integer", "an integer", "NONNEGATIVE");
+}
+
+}  // namespace dlca::cli

@@ -1,0 +1,37 @@
+// Strict reading of integers and floats from JSON files (see json_numbers.hpp).
+#include "dlca/json_numbers.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace dlca {
+
+std::string integer_problem(const nlohmann::json& value, int64_t low, uint64_t high) {
+  const std::string wanted = low == 1   ? "a positive integer"
+                             : low == 0 ? "a non-negative integer"
+                                        : fmt::format("an integer of at least {}", low);
+  const bool too_low =
+      !value.is_number_integer() ||
+      (value.is_number_unsigned() ? low > 0 && value.get<uint64_t>() < uint64_t(low)
+                                  : value.get<int64_t>() < low);
+  if (too_low) return fmt::format("must be {}, got {}", wanted, value.dump());
+  const uint64_t magnitude = value.is_number_unsigned()
+                                 ? value.get<uint64_t>()
+                                 : uint64_t(std::max<int64_t>(value.get<int64_t>(), 0));
+  if (magnitude > high) return fmt::format("must be at most {}, got {}", high, value.dump());
+  return "";
+}
+
+std::string float_problem(const nlohmann::json& value, double low, double high) {
+  if (!value.is_number() || !std::isfinite(value.get<double>()))
+    return fmt::format("must be a finite number, got {}", value.dump());
+  const double v = value.get<double>();
+  if (v < low || v > high)
+    return fmt::format("must be a number from {} to {}, got {}", float(low), float(high),
+                       value.dump());
+  return "";
+}
+
+}  // namespace dlca

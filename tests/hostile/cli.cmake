@@ -1,0 +1,118 @@
+# Command lines: `--opt=value` and `--opt value` mean the same in every program (presets included),
+# NaN, infinities and text are refused for numbers with short range messages, experiment files
+# refuse integers that are not integers of the right sign, and --resume's friction.
+set(same ${CMAKE_CURRENT_SOURCE_DIR}/hostile/same_lines.sh)
+set(tc $<TARGET_FILE:train_checkerboard>)
+set(crc "parameters crc32:[0-9a-f]+")
+
+# --opt=value equals --opt value, for each program.
+dlca_cli_test(hostile.cli.equals_checkerboard ${same} "checkerboard_async on [^:]*|${crc}"
+  ${tc} --async=true --epochs=2 --steps=2 --size=6 -- ${tc} --async --epochs 2 --steps 2 --size 6)
+dlca_cli_test(hostile.cli.equals_dlca_train ${same} "game_of_life on [^:]*|${crc}"
+  $<TARGET_FILE:dlca_train> --config=game_of_life --epochs=3 --
+  $<TARGET_FILE:dlca_train> --config game_of_life --epochs 3)
+dlca_cli_test(hostile.cli.equals_train_image ${same} "colored_g on [^:]*|${crc}"
+  $<TARGET_FILE:train_image> --preset=colored_g --channels=8 --steps=2 --epochs=2 --
+  $<TARGET_FILE:train_image> --preset colored_g --channels 8 --steps 2 --epochs 2)
+dlca_cli_test(hostile.cli.equals_train_gol ${same} "game_of_life on [^:]*|${crc}|wrong_cells_grid 8"
+  $<TARGET_FILE:train_gol> --epochs=3 --eval-size=8 --eval-steps=2 --
+  $<TARGET_FILE:train_gol> --epochs 3 --eval-size 8 --eval-steps 2)
+dlca_cli_test(hostile.cli.equals_dlca_eval sh -c "${tc} --epochs 2 --steps 2 --quiet --save m.json \
+  && ${same} 'fault on 12x12.*' $<TARGET_FILE:dlca_eval> --model=m.json --test=fault --size=12 --steps=5 \
+     --block=4 --threads=1 -- $<TARGET_FILE:dlca_eval> --model m.json --test fault --size 12 --steps 5 \
+     --block 4 --threads 1")
+dlca_cli_test(hostile.cli.equals_dlca_run sh -c "${tc} --epochs 2 --steps 2 --quiet --save m.json \
+  && ${same} 'grid 9x9 .*|alive .*' $<TARGET_FILE:dlca_run> --model=m.json --size=9 --steps=4 --async \
+     --fire-rate=0.5 --seed=3 --engine=interpreted -- $<TARGET_FILE:dlca_run> --model m.json --size 9 \
+     --steps 4 --async --fire-rate 0.5 --seed 3 --engine interpreted")
+dlca_cli_test(hostile.cli.equals_dlca_export sh -c "${tc} --epochs 2 --steps 2 --quiet --save m.json \
+  && $<TARGET_FILE:dlca_export> --model=m.json --c=a.c --name=cell \
+  && $<TARGET_FILE:dlca_export> --model m.json --c b.c --name cell && test -s a.c && cmp a.c b.c")
+dlca_cli_test(hostile.cli.equals_compare_backends ${same} "epochs per run: 3|checkerboard_async 1x6x6"
+  $<TARGET_FILE:compare_backends> --config=checkerboard_async --size=6 --epochs=3 --cpu-only --
+  $<TARGET_FILE:compare_backends> --config checkerboard_async --size 6 --epochs 3 --cpu-only)
+dlca_cli_test(hostile.cli.equals_bench_epoch ${same} "checkpoint +1 "
+  $<TARGET_FILE:bench_epoch> --epochs=1 --warmup=0 --threads=1 --modes=checkpoint --
+  $<TARGET_FILE:bench_epoch> --epochs 1 --warmup 0 --threads 1 --modes checkpoint)
+# --help shows the chosen preset's defaults wherever the preset option stands.
+set(orders "config_equals_first:--config=lizard,--help" "help_first:--help,--config,lizard"
+           "help_first_equals:--help,--config=lizard")
+foreach(entry ${orders})
+  string(REGEX REPLACE ":.*" "" label "${entry}")
+  string(REGEX REPLACE "^[^:]*:" "" order "${entry}")
+  string(REPLACE "," ";" order "${order}")
+  dlca_cli_test(hostile.cli.help_defaults_${label} $<TARGET_FILE:dlca_train> ${order})
+  set_tests_properties(hostile.cli.help_defaults_${label} PROPERTIES
+    PASS_REGULAR_EXPRESSION "\n  --epochs INT:POSITIVE=3500 ")
+endforeach()
+dlca_cli_test(hostile.cli.help_defaults_async ${tc} --async=true --help)
+set_tests_properties(hostile.cli.help_defaults_async PROPERTIES
+  PASS_REGULAR_EXPRESSION "\n  --epochs INT:POSITIVE=800 ")
+dlca_cli_test(hostile.cli.help_defaults_preset $<TARGET_FILE:train_image> --preset=colored_g --help)
+set_tests_properties(hostile.cli.help_defaults_preset PROPERTIES
+  PASS_REGULAR_EXPRESSION "\n  --colours TEXT:\\{mono,8colour\\}=8colour\n")
+
+# Numbers: NaN, infinities and text refused by the option's name; short range messages.
+set(tiny --epochs 1 --steps 1 --size 4 --quiet)
+dlca_cli_test(hostile.cli.fire_rate_nan ${expect} "^--fire-rate: must be a finite number, got nan$"
+  ${tc} --async --fire-rate nan ${tiny})
+dlca_cli_test(hostile.cli.threshold_nan ${expect} "^--threshold: must be a finite number, got nan$"
+  $<TARGET_FILE:train_image> --threshold nan --epochs 1 --steps 1 --quiet)
+dlca_cli_test(hostile.cli.lr_inf ${expect} "^--lr: must be a finite number, got inf$" ${tc} --lr inf ${tiny})
+dlca_cli_test(hostile.cli.lr_text ${expect} "^--lr: must be a number, got 'abc'$" ${tc} --lr abc ${tiny})
+dlca_cli_test(hostile.cli.lr_zero ${expect} "^--lr: must be a positive number, got 0$" ${tc} --lr 0 ${tiny})
+dlca_cli_test(hostile.cli.lr_float_overflow ${expect} "^--lr: must be at most 3.4028235e\\+38, got 1e39$"
+  ${tc} --lr 1e39 ${tiny})
+dlca_cli_test(hostile.cli.fire_rate_range ${expect} "^--fire-rate: must be a number above 0 and at most 1, got 1.5$"
+  ${tc} --async --fire-rate 1.5 ${tiny})
+dlca_cli_test(hostile.cli.run_fire_rate_nan ${expect} "^--fire-rate: must be a finite number, got nan$"
+  $<TARGET_FILE:dlca_run> --circuit none.json --fire-rate nan)
+dlca_cli_test(hostile.cli.eval_fire_rate_inf ${expect} "^--fire-rate: must be a finite number, got -inf$"
+  $<TARGET_FILE:dlca_eval> --model none.json --fire-rate=-inf)
+dlca_cli_test(hostile.cli.epochs_fraction ${expect} "^--epochs: must be a positive integer, got 8.7$"
+  ${tc} --epochs 8.7)
+dlca_cli_test(hostile.cli.epochs_hex ${expect} "^--epochs: must be an integer, got '0x10'$" ${tc} --epochs 0x10)
+dlca_cli_test(hostile.cli.seed_negative ${expect} "^--seed: must be a non-negative integer, got -1$"
+  ${tc} --seed -1 --random-streams dlca ${tiny})
+dlca_cli_test(hostile.cli.eval_size_range ${expect} "^--size: must be an integer from 3 to 8192, got 2$"
+  $<TARGET_FILE:dlca_eval> --model none.json --size 2)
+dlca_cli_test(hostile.cli.image_channels ${expect}
+  "^train_image: --channels: the lizard preset builds for 7 to 204, got 300$"
+  $<TARGET_FILE:train_image> --channels 300 --epochs 1 --steps 1 --quiet)
+
+# Experiment files: integer fields must be integers of the right sign, floats finite numbers.
+set(cb ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json)
+set(dt $<TARGET_FILE:dlca_train>)
+dlca_cli_test(hostile.cli.file_int_fraction sh -c "sed 's/\"channels\": 8,/\"channels\": 8.7,/' ${cb} > x.json \
+  && ${expect} '^--config: x.json: channels: must be a positive integer, got 8.7$' ${dt} --config x.json --epochs 1 --steps 1")
+dlca_cli_test(hostile.cli.file_int_bool sh -c "sed 's/\"batch\": 2,/\"batch\": true,/' ${cb} > x.json \
+  && ${expect} '^--config: x.json: batch: must be a positive integer, got true$' ${dt} --config x.json --epochs 1 --steps 1")
+dlca_cli_test(hostile.cli.file_int_negative sh -c "sed -e 's/\"seed\": 23,/\"seed\": -1,/' \
+  -e 's/\"random_streams\": \"jax\"/\"random_streams\": \"dlca\"/' ${cb} > x.json \
+  && ${expect} '^--config: x.json: seed: must be a non-negative integer, got -1$' ${dt} --config x.json --epochs 1 --steps 1")
+dlca_cli_test(hostile.cli.file_layer_fraction sh -c "sed 's/\\[9, 8, 4, 2\\]/[9, 8, 4, 2.5]/' ${cb} > x.json \
+  && ${expect} '^--config: x.json: perception_layers.3.: must be a positive integer, got 2.5$' ${dt} --config x.json --epochs 1")
+dlca_cli_test(hostile.cli.file_lr_bool sh -c "sed 's/\"lr\": 0.05,/\"lr\": true,/' ${cb} > x.json \
+  && ${expect} '^--config: x.json: lr: must be a finite number, got true$' ${dt} --config x.json --epochs 1")
+
+# --resume: an --epochs below the checkpoint's is refused; equal says so; mismatches name every
+# differing field in the configuration's order, floats as typed.
+set(small "--steps 2 --size 6 --quiet")  # a string: it goes inside sh -c commands
+dlca_cli_test(hostile.cli.resume_epochs_below sh -c "${tc} --epochs 3 ${small} --save ck.json \
+  && ${expect} '^train_checkerboard: --resume ck.json: the checkpoint is at epoch 3, past --epochs 2 ' \
+     ${tc} --epochs 2 ${small} --resume ck.json")
+dlca_cli_test(hostile.cli.resume_epochs_equal sh -c "${tc} --epochs 3 ${small} --save ck.json \
+  && ${tc} --epochs 3 ${small} --resume ck.json")
+set_tests_properties(hostile.cli.resume_epochs_equal PROPERTIES PASS_REGULAR_EXPRESSION
+  "train_checkerboard: --resume ck.json: the checkpoint is already at epoch 3 = --epochs. no training")
+dlca_cli_test(hostile.cli.resume_mismatch_fields sh -c "${tc} --epochs 2 ${small} --save ck.json \
+  && ${expect} \"^train_checkerboard: --resume ck.json: the checkpoint's steps is 2 but this run's is 3. \
+the checkpoint's lr is 0.05 but this run's is 0.1 \\\\(give\" ${tc} --epochs 4 --steps 3 --size 6 --lr 0.1 --resume ck.json")
+
+# Piped progress ends with the last epoch; compare_backends draws no \r into a redirected stderr.
+dlca_cli_test(hostile.cli.piped_last_epoch ${tc} --epochs 3 --steps 1 --size 4 --print-every 2)
+set_tests_properties(hostile.cli.piped_last_epoch PROPERTIES PASS_REGULAR_EXPRESSION
+  "epoch +2/3 [^\n]*\nepoch +3/3 [^\n]*\ncheckerboard_sync on ")
+dlca_cli_test(hostile.cli.compare_no_cr sh -c "$<TARGET_FILE:compare_backends> --config checkerboard_async \
+  --size 6 --epochs 2 --cpu-only > out.txt 2> err.txt && grep -q 'checkerboard_async 1x6x6' out.txt \
+  && ! grep -q \"$(printf '\\r')\" err.txt")

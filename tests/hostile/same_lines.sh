@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs two commands and requires that the parts of their output (stdout and stderr) matching an
+# extended regular expression are present and identical: e.g. `--opt=value` and `--opt value` must
+# train the same model. Usage: same_lines.sh REGEX COMMAND1... -- COMMAND2...
+regex=$1
+shift
+first=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  first+=("$1")
+  shift
+done
+shift
+a=$("${first[@]}" 2>&1 </dev/null | grep -Eo -- "$regex")
+b=$("$@" 2>&1 </dev/null | grep -Eo -- "$regex")
+if [ -z "$a" ] || [ "$a" != "$b" ]; then
+  echo "the outputs differ in /$regex/:"
+  echo "--- ${first[*]}"
+  echo "$a"
+  echo "--- $*"
+  echo "$b"
+  exit 1
+fi
+echo "same: $a"
