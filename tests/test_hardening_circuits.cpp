@@ -1,0 +1,99 @@
+// Hardening of circuits and simulation (issue 11): DigitalJS import of deep chains and of files
+// that break device roles, export names the compilers refuse, the interpreter's bounded scratch,
+// the asynchronous fire rule shared with training, the run-time compiler started without a shell.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/circuit.hpp"
+#include "dlca/circuit_export.hpp"
+#include "dlca/digitaljs.hpp"
+#include "export_checks.hpp"
+
+using namespace dlca;
+
+namespace {
+
+// A DigitalJS file: i_4 -> n gates Not in a chain -> o_0, written in reverse order so that the
+// walk goes as deep as the chain.
+std::string not_chain(int n) {
+  std::string devices = R"("i_4": {"type": "Button"}, "o_0": {"type": "Output"})";
+  std::string connectors;
+  for (int i = 0; i < n; ++i) {
+    devices += fmt::format(R"(, "g{}": {{"type": "Not"}})", i);
+    connectors += fmt::format(
+        R"({{"from": {{"id": "{}", "port": "out"}}, "to": {{"id": "g{}", "port": "in"}}}}, )",
+        i == 0 ? std::string("i_4") : fmt::format("g{}", i - 1), i);
+  }
+  connectors += fmt::format(
+      R"({{"from": {{"id": "g{}", "port": "out"}}, "to": {{"id": "o_0", "port": "in"}}}})", n - 1);
+  return "{\"devices\": {" + devices + "}, \"connectors\": [" + connectors + "]}";
+}
+
+// Loading `text` fails with a message containing the file and `reason`.
+void check_refused(const std::string& text, const std::string& reason) {
+  testing::ScratchDir dir;
+  const std::string path = dir / "bad.json";
+  write_file_atomically(path, text);
+  try {
+    load_digitaljs(path);
+    FAIL("accepted: " << reason);
+  } catch (const FileError& e) {
+    const std::string what = e.what();
+    CHECK_MESSAGE(what.find(path + ": ") == 0, what);
+    CHECK_MESSAGE(what.find(reason) != std::string::npos, what);
+    CHECK(what.find('\n') == std::string::npos);
+  }
+}
+
+const char* kWire =
+    R"({{"from": {{"id": "{}", "port": "out"}}, "to": {{"id": "{}", "port": "{}"}}}})";
+
+std::string wire(const std::string& from, const std::string& to, const std::string& port) {
+  return fmt::format(fmt::runtime(kWire), from, to, port);
+}
+
+}  // namespace
+
+TEST_CASE("DigitalJS import: a 50,000-gate chain loads without deep recursion") {
+  testing::ScratchDir dir;
+  write_file_atomically(dir / "chain.json", not_chain(50000));
+  const Circuit c = load_digitaljs(dir / "chain.json");
+  REQUIRE(c.gates.size() == 50000);
+  CHECK(c.gates[0].a == Circuit::input(0, 4));
+  CHECK(c.gates[49999].a == c.num_inputs() + 49998);
+  CHECK(c.outputs == std::vector<uint32_t>{c.num_inputs() + 49999});
+  CHECK(evaluate_cell(c, std::vector<uint8_t>(9, 1)) == std::vector<uint8_t>{1});  // even: identity
+}
+
+TEST_CASE("DigitalJS import refuses devices used against their role") {
+  const std::string devices =
+      R"("i_4": {"type": "Button"}, "i_3": {"type": "Button"}, "o_0": {"type": "Output"},
+         "a": {"type": "And"}, "n": {"type": "Not"})";
+  const auto file = [&](const std::string& wires, const std::string& extra = "") {
+    return "{\"devices\": {" + devices + extra + "}, \"connectors\": [" + wires + "]}";
+  };
+  const std::string good = wire("i_4", "a", "in1") + ", " + wire("i_3", "a", "in2") + ", " +
+                           wire("a", "n", "in") + ", " + wire("n", "o_0", "in");
+  {
+    testing::ScratchDir dir;
+    write_file_atomically(dir / "good.json", file(good));
+    CHECK(load_digitaljs(dir / "good.json").gates.size() == 2);
+  }
+  check_refused(file(good + ", " + wire("o_0", "a", "in1")), "output 'o_0' drives 'a'");
+  check_refused(file(good + ", " + wire("n", "i_3", "in")), "input 'i_3' is driven by 'n'");
+  check_refused(file(good + ", " + wire("i_4", "n", "in3")), "port 'in3' of 'n'");
+  check_refused(file(good + ", " + wire("i_4", "ghost", "in")),
+                "device 'ghost', which does not exist");
+  check_refused(file(good, R"(, "x": {"type": "Or"})"), "input x.in1 is not connected");
+  check_refused(file(wire("n", "a", "in1") + ", " + wire("i_3", "a", "in2") + ", " +
+                     wire("a", "n", "in") + ", " + wire("n", "o_0", "in")),
+                "cycle");
+  // A cycle that no output reaches is still a cycle.
+  check_refused(file(good + ", " + wire("x", "y", "in") + ", " + wire("y", "x", "in"),
+                     R"(, "x": {"type": "Not"}, "y": {"type": "Not"})"),
+                "cycle");
+}
