@@ -97,3 +97,41 @@ TEST_CASE("DigitalJS import refuses devices used against their role") {
                      R"(, "x": {"type": "Not"}, "y": {"type": "Not"})"),
                 "cycle");
 }
+
+TEST_CASE("C export refuses names no C compiler accepts; identifier_from mangles them") {
+  Circuit c;
+  c.channels = 1;
+  c.gates.push_back({6, Circuit::input(0, 4), Circuit::input(0, 1), 0, 0, ""});
+  c.outputs = {c.num_inputs()};
+  const std::vector<std::string> refused = {"int",    "_Bool", "__x",      "_X",     "uint64_t",
+                                            "size_t", "NULL",  "UINT64_C", "9lives", "a-b",
+                                            "typeof", "main",  "restrict", "",       "int8_t"};
+  for (const std::string& name : refused) {
+    CAPTURE(name);
+    CHECK_FALSE(c_name_problem(name).empty());
+    CHECK_THROWS_WITH_AS(circuit_to_c(c, name), doctest::Contains(("'" + name + "' is").c_str()),
+                         std::invalid_argument);
+    CHECK(c_name_problem(identifier_from(name)).empty());
+  }
+  CHECK(identifier_from("int") == "int_");
+  CHECK(identifier_from("checkerboard sync") == "checkerboard_sync");
+  CHECK_THROWS_AS(circuit_to_verilog(c, "a b"), std::invalid_argument);
+  CHECK(verilog_name_problem("module").empty());  // the modules are module_cell and module_grid
+#ifdef DLCA_C_COMPILER
+  // Names that are accepted, or made by identifier_from, compile.
+  std::vector<std::string> accepted = {"patch", "words", "g0", "in0", "w", "INTERESTING", "x_t"};
+  for (const std::string& name : refused) accepted.push_back(identifier_from(name));
+  testing::ScratchDir dir;
+  std::string source;
+  for (size_t i = 0; i < accepted.size(); ++i) {
+    CAPTURE(accepted[i]);
+    REQUIRE(c_name_problem(accepted[i]).empty());
+    const std::string file = dir / fmt::format("f{}.c", i);
+    write_file_atomically(file, circuit_to_c(c, accepted[i]));
+    for (const char* standard : {"c99", "gnu17"})
+      CHECK(
+          testing::run_command(fmt::format("{} -std={} -pedantic-errors -Wall -Werror -c -o {} {}",
+                                           DLCA_C_COMPILER, standard, dir / "f.o", file)) == 0);
+  }
+#endif
+}
