@@ -11,7 +11,9 @@
 #include "dlca/circuit.hpp"
 #include "dlca/circuit_export.hpp"
 #include "dlca/digitaljs.hpp"
+#include "dlca/simulation_grid.hpp"
 #include "export_checks.hpp"
+#include "fire_rule_checks.hpp"
 
 using namespace dlca;
 
@@ -134,4 +136,11 @@ TEST_CASE("C export refuses names no C compiler accepts; identifier_from mangles
                                            DLCA_C_COMPILER, standard, dir / "f.o", file)) == 0);
   }
 #endif
+}
+
+TEST_CASE("BitGrid fires a cell whose draw equals the fire rate, like training") {
+  const auto kernel = interpreted_kernel(testing::not_circuit());
+  testing::check_fire_rule([&](const Circuit& circuit, int height, int width) {
+    return make_cpu_grid(circuit, *kernel, height, width, true);
+  });
 }

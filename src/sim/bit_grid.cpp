@@ -58,6 +58,7 @@ void BitGrid::step_async(double fire_rate, uint64_t key) { run_step(&fire_rate, 
 void BitGrid::run_step(const double* fire_rate, uint64_t key) {
   const size_t RW = row_words_, bands = (size_t(height_) + band_rows_ - 1) / band_rows_;
   const int C = channels_;
+  const float rate = fire_rate ? float(*fire_rate) : 0.0f;  // training's float rate
   tbb::parallel_for(size_t(0), bands, [&](size_t band) {
     const size_t y0 = band * band_rows_, rows = std::min(band_rows_, size_t(height_) - y0);
     std::vector<uint64_t>& shifted = shifted_.local();
@@ -120,7 +121,7 @@ void BitGrid::run_step(const double* fire_rate, uint64_t key) {
           uint64_t fire = 0;
           const size_t cell0 = (y0 + r) * size_t(width_) + w * 64;
           for (int b = 0; b < 64 && w * 64 + size_t(b) < size_t(width_); ++b)
-            fire |= uint64_t(uniform01(key, cell0 + size_t(b)) < *fire_rate) << b;
+            fire |= uint64_t(fires(uniform01(key, cell0 + size_t(b)), rate)) << b;
           out[r * RW + w] = (old[r * RW + w] & ~fire) | (out[r * RW + w] & fire);
         }
     }
