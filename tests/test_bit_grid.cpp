@@ -38,7 +38,7 @@ std::vector<uint8_t> contents(const BitGrid& grid) {
 }  // namespace
 
 TEST_CASE("BitGrid steps like the HardSimulator on odd sizes and both boundaries") {
-  std::vector<std::unique_ptr<CircuitKernel>> kernels;
+  std::vector<std::shared_ptr<const CircuitKernel>> kernels;
   for (int C : {1, 2}) {
     const Circuit circuit = random_circuit(C, 60 + C);
     kernels.clear();
@@ -56,7 +56,7 @@ TEST_CASE("BitGrid steps like the HardSimulator on odd sizes and both boundaries
           CAPTURE(periodic);
           CAPTURE(kernel->name());
           const auto init = testing::random_bits(size_t(C) * H * W, H * 1000 + W);
-          BitGrid grid(circuit, *kernel, H, W, periodic);
+          BitGrid grid(circuit, kernel, H, W, periodic);
           load(grid, init);
           const GridGeometry geo = make_grid_geometry(1, H, W, C, periodic);
           HardSimulator sim(program.program, program.ops, geo);
@@ -72,13 +72,13 @@ TEST_CASE("BitGrid steps like the HardSimulator on odd sizes and both boundaries
 
 TEST_CASE("BitGrid's asynchronous step: old or new per cell, independent of threads") {
   const Circuit circuit = random_circuit(2, 5);
-  const auto kernel = interpreted_kernel(circuit);
+  const std::shared_ptr<const CircuitKernel> kernel = interpreted_kernel(circuit);
   const int H = 33, W = 70;
   const auto init = testing::random_bits(size_t(2) * H * W, 3);
   std::vector<uint8_t> results[2];
   for (int threads : {1, 2}) {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-    BitGrid sync(circuit, *kernel, H, W, true), async(circuit, *kernel, H, W, true);
+    BitGrid sync(circuit, kernel, H, W, true), async(circuit, kernel, H, W, true);
     load(sync, init);
     load(async, init);
     sync.step();

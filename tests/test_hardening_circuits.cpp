@@ -4,13 +4,16 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "dlca/atomic_file.hpp"
+#include "dlca/bit_grid.hpp"
 #include "dlca/circuit.hpp"
 #include "dlca/circuit_export.hpp"
 #include "dlca/digitaljs.hpp"
+#include "dlca/hard_rollout.hpp"
 #include "dlca/simulation_grid.hpp"
 #include "export_checks.hpp"
 #include "fire_rule_checks.hpp"
@@ -139,8 +142,29 @@ TEST_CASE("C export refuses names no C compiler accepts; identifier_from mangles
 }
 
 TEST_CASE("BitGrid fires a cell whose draw equals the fire rate, like training") {
-  const auto kernel = interpreted_kernel(testing::not_circuit());
-  testing::check_fire_rule([&](const Circuit& circuit, int height, int width) {
-    return make_cpu_grid(circuit, *kernel, height, width, true);
+  testing::check_fire_rule([](const Circuit& circuit, int height, int width) {
+    return make_cpu_grid(circuit, interpreted_kernel(circuit), height, width, true);
   });
+}
+
+// HardSimulator keeps references: temporaries do not compile. BitGrid shares its kernel, so a
+// kernel made on the spot (the old `BitGrid(circuit, *interpreted_kernel(circuit), ...)` dangled)
+// lives as long as the grid.
+static_assert(std::is_constructible_v<HardSimulator, const CellProgram&, std::vector<uint8_t>,
+                                      const GridGeometry&>);
+static_assert(!std::is_constructible_v<HardSimulator, CellProgram, std::vector<uint8_t>,
+                                       const GridGeometry&>);
+static_assert(!std::is_constructible_v<HardSimulator, const CellProgram&, std::vector<uint8_t>,
+                                       GridGeometry>);
+static_assert(
+    !std::is_constructible_v<HardSimulator, CellProgram, std::vector<uint8_t>, GridGeometry>);
+static_assert(
+    !std::is_constructible_v<BitGrid, const Circuit&, const CircuitKernel&, int, int, bool>);
+
+TEST_CASE("BitGrid keeps a temporary kernel alive") {
+  const Circuit circuit = testing::not_circuit();
+  BitGrid grid(circuit, interpreted_kernel(circuit), 4, 70, true);
+  grid.step();
+  CHECK(grid.count(0) == 4 * 70);
+  CHECK_THROWS_AS(BitGrid(circuit, nullptr, 4, 70, true), std::invalid_argument);
 }

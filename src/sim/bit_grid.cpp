@@ -11,14 +11,15 @@
 
 namespace dlca {
 
-BitGrid::BitGrid(const Circuit& circuit, const CircuitKernel& kernel, int height, int width,
-                 bool periodic)
-    : kernel_(kernel),
+BitGrid::BitGrid(const Circuit& circuit, std::shared_ptr<const CircuitKernel> kernel, int height,
+                 int width, bool periodic)
+    : kernel_(std::move(kernel)),
       channels_(circuit.channels),
       height_(height),
       width_(width),
       periodic_(periodic),
       row_words_((size_t(width) + 63) / 64) {
+  if (!kernel_) throw std::invalid_argument("BitGrid needs a circuit kernel");
   if (height < 1 || width < 1 || height > 65536 || width > 65536)
     throw std::invalid_argument("grid sides must be between 1 and 65536");
   if (channels_ < 1 || channels_ > 1024)
@@ -110,7 +111,7 @@ void BitGrid::run_step(const double* fire_rate, uint64_t key) {
       }
       next[c] = &next_[size_t(c) * plane_words() + y0 * RW];
     }
-    kernel_.run(patch, next, rows * RW);
+    kernel_->run(patch, next, rows * RW);
     for (int c = 0; c < C; ++c) {
       uint64_t* out = next[c];
       for (size_t r = 0; r < rows; ++r) out[r * RW + RW - 1] &= tail_mask_;
