@@ -3,10 +3,13 @@
 // the asynchronous fire rule shared with training, the run-time compiler started without a shell.
 #include <doctest/doctest.h>
 
+#include <pthread.h>
+
 #include <string>
 #include <type_traits>
 
 #include <fmt/format.h>
+#include <tbb/global_control.h>
 
 #include "dlca/atomic_file.hpp"
 #include "dlca/bit_grid.hpp"
@@ -167,4 +170,38 @@ TEST_CASE("BitGrid keeps a temporary kernel alive") {
   grid.step();
   CHECK(grid.count(0) == 4 * 70);
   CHECK_THROWS_AS(BitGrid(circuit, nullptr, 4, 70, true), std::invalid_argument);
+}
+
+TEST_CASE("BitGrid steps on a 64 KiB stack (no per-band pointer arrays on the stack)") {
+  const Circuit circuit = testing::not_circuit();
+  BitGrid grid(circuit, interpreted_kernel(circuit), 16, 70, true);
+  grid.step();  // the per-thread scratch of the caller is made here, on a normal stack
+  struct Job {
+    BitGrid* grid;
+    uint64_t count = 0;
+  } job{&grid};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+#ifdef __SANITIZE_ADDRESS__
+  const size_t stack = 512 * 1024;  // AddressSanitizer's frames are larger: the Release run checks
+#else
+  const size_t stack = 64 * 1024;  // the old run_step had 80 KiB of pointer arrays in its frame
+#endif
+  REQUIRE(pthread_attr_setstacksize(&attr, stack) == 0);
+  pthread_t thread;
+  REQUIRE(pthread_create(
+              &thread, &attr,
+              [](void* arg) -> void* {
+                Job& j = *static_cast<Job*>(arg);
+                // One thread: every band runs here, on the small stack.
+                tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+                j.grid->step();
+                j.grid->step();
+                j.count = j.grid->count(0);
+                return nullptr;
+              },
+              &job) == 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  CHECK(job.count == 16 * 70);  // NOT three times from all dead: all live
 }

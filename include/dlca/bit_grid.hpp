@@ -55,7 +55,14 @@ class BitGrid {
   size_t row_words_, band_rows_;
   uint64_t tail_mask_;  // the bits of a row's last word that are cells
   std::vector<uint64_t> state_, next_;
-  tbb::enumerable_thread_specific<std::vector<uint64_t>> shifted_;  // per thread: [C][3][B+2 rows]
+  // Per thread, reused by every band it runs (never on the stack): the shifted rows [C][3][B+2
+  // rows] and the kernel's patch [9C] and next [C] pointers.
+  struct BandScratch {
+    std::vector<uint64_t> shifted;
+    std::vector<const uint64_t*> patch;
+    std::vector<uint64_t*> next;
+  };
+  tbb::enumerable_thread_specific<BandScratch> scratch_;
 };
 
 }  // namespace dlca

@@ -62,10 +62,13 @@ void BitGrid::run_step(const double* fire_rate, uint64_t key) {
   const float rate = fire_rate ? float(*fire_rate) : 0.0f;  // training's float rate
   tbb::parallel_for(size_t(0), bands, [&](size_t band) {
     const size_t y0 = band * band_rows_, rows = std::min(band_rows_, size_t(height_) - y0);
-    std::vector<uint64_t>& shifted = shifted_.local();
+    BandScratch& scratch = scratch_.local();
+    std::vector<uint64_t>& shifted = scratch.shifted;
     shifted.resize(size_t(C) * 3 * (band_rows_ + 2) * RW);
-    const uint64_t* patch[9 * 1024];
-    uint64_t* next[1024];
+    scratch.patch.resize(size_t(9) * C);
+    scratch.next.resize(size_t(C));
+    const uint64_t** patch = scratch.patch.data();
+    uint64_t** next = scratch.next.data();
     for (int c = 0; c < C; ++c) {
       uint64_t* left = &shifted[(size_t(c) * 3 + 0) * (band_rows_ + 2) * RW];  // cell x-1
       uint64_t* middle_copy = left + (band_rows_ + 2) * RW;
