@@ -5,6 +5,9 @@
 
 #include <pthread.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -15,6 +18,7 @@
 #include "dlca/bit_grid.hpp"
 #include "dlca/circuit.hpp"
 #include "dlca/circuit_export.hpp"
+#include "dlca/circuit_kernel.hpp"
 #include "dlca/digitaljs.hpp"
 #include "dlca/hard_rollout.hpp"
 #include "dlca/simulation_grid.hpp"
@@ -204,4 +208,63 @@ TEST_CASE("BitGrid steps on a 64 KiB stack (no per-band pointer arrays on the st
   pthread_join(thread, nullptr);
   pthread_attr_destroy(&attr);
   CHECK(job.count == 16 * 70);  // NOT three times from all dead: all live
+}
+
+namespace {
+
+// Sets an environment variable for the life of the object, then restores it.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(const std::string& n, const std::string& value) : name(n) {
+    if (const char* v = std::getenv(n.c_str())) old = v;
+    setenv(n.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old)
+      setenv(name.c_str(), old->c_str(), 1);
+    else
+      unsetenv(name.c_str());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the run-time compiler: $CC split on blanks, no shell, any TMPDIR") {
+  {
+    ScopedEnv cc("CC", "  gcc\t-O1  -Wall ");
+    CHECK(compiler_command() == std::vector<std::string>{"gcc", "-O1", "-Wall"});
+  }
+  {
+    ScopedEnv cc("CC", "");
+    CHECK(compiler_command() == std::vector<std::string>{"cc"});
+  }
+  const Circuit circuit = testing::not_circuit();
+  {
+    ScopedEnv cc("CC", "/nonexistent/dlca-cc -O2");
+    CHECK_THROWS_WITH_AS(compiled_kernel(circuit),
+                         doctest::Contains("cannot start the C compiler '/nonexistent/dlca-cc'"),
+                         std::runtime_error);
+  }
+  {
+    ScopedEnv cc("CC", "sh -c 'echo $0; touch pwned'");  // words, never a shell command line
+    CHECK_THROWS_AS(compiled_kernel(circuit), std::runtime_error);
+    CHECK_FALSE(std::filesystem::exists("pwned"));
+  }
+#ifdef DLCA_C_COMPILER
+  testing::ScratchDir dir;
+  const std::string tmp = dir / "it's a \"tmp\" dir; $(touch pwned) `x`";
+  std::filesystem::create_directory(tmp);
+  ScopedEnv tmpdir("TMPDIR", tmp);
+  ScopedEnv cc("CC", std::string(DLCA_C_COMPILER) + " -fno-lto -Wall");
+  const auto kernel = compiled_kernel(circuit);
+  std::vector<uint64_t> in(9, 0x0123456789abcdefull), out(1, 0);
+  std::vector<const uint64_t*> patch;
+  for (const uint64_t& word : in) patch.push_back(&word);
+  uint64_t* next = out.data();
+  kernel->run(patch.data(), &next, 1);
+  CHECK(out[0] == ~0x0123456789abcdefull);
+  CHECK(std::filesystem::is_empty(tmp));  // its temporary directory is gone
+  CHECK_FALSE(std::filesystem::exists(dir / "pwned"));
+#endif
 }

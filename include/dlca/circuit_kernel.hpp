@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dlca/circuit.hpp"
 
@@ -23,7 +24,11 @@ class CircuitKernel {
 
 std::unique_ptr<CircuitKernel> interpreted_kernel(const Circuit& circuit);
 // Throws std::runtime_error (with the compiler's first error line) if no C compiler works. The
-// compiler is $CC, else cc.
+// compiler is compiler_command(), started directly (no shell), in a fresh directory under TMPDIR
+// (any characters in its path are fine).
 std::unique_ptr<CircuitKernel> compiled_kernel(const Circuit& circuit);
+
+// $CC split on blanks (a compiler and its flags, e.g. "gcc -fno-lto"; no shell quoting), else cc.
+std::vector<std::string> compiler_command();
 
 }  // namespace dlca

@@ -2,11 +2,18 @@
 #include "dlca/circuit_kernel.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdlib.h>  // mkdtemp
+#include <sys/wait.h>
+#include <unistd.h>  // environ
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -66,7 +73,37 @@ class CompiledKernel : public CircuitKernel {
   StepFunction function_;
 };
 
+// Runs args[0] (found on PATH) with its output and errors in `log`, without a shell; whether it
+// exited with status 0. Throws when it cannot be started.
+bool run_program(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  const int error = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0)
+    throw std::runtime_error(
+        fmt::format("cannot start the C compiler '{}': {}", args[0], std::strerror(error)));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw std::runtime_error("waiting for the C compiler failed");
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 }  // namespace
+
+std::vector<std::string> compiler_command() {
+  std::vector<std::string> words;
+  std::istringstream cc(std::getenv("CC") ? std::getenv("CC") : "");
+  for (std::string word; cc >> word;) words.push_back(word);
+  if (words.empty()) words.push_back("cc");
+  return words;
+}
 
 std::unique_ptr<CircuitKernel> interpreted_kernel(const Circuit& circuit) {
   return std::make_unique<InterpretedKernel>(circuit);
@@ -86,11 +123,12 @@ std::unique_ptr<CircuitKernel> compiled_kernel(const Circuit& circuit) {
   const std::string source = (dir / "circuit.c").string(), library = (dir / "circuit.so").string(),
                     log = (dir / "log.txt").string();
   write_file_atomically(source, circuit_to_c(circuit, "dlca_circuit_step"));
-  const char* cc = std::getenv("CC");
-  const std::string command =
-      fmt::format("'{}' -std=c99 -O3 -march=native -shared -fPIC -o '{}' '{}' > '{}' 2>&1",
-                  cc && *cc ? cc : "cc", library, source, log);
-  if (std::system(command.c_str()) != 0) {
+  std::vector<std::string> args = compiler_command();
+  for (const char* arg : {"-std=c99", "-O3", "-march=native", "-shared", "-fPIC", "-o"})
+    args.push_back(arg);
+  args.push_back(library);
+  args.push_back(source);
+  if (!run_program(args, log)) {
     std::string first_line;
     try {
       const std::string text = read_file(log);
