@@ -21,6 +21,8 @@
 #include "dlca/circuit_kernel.hpp"
 #include "dlca/digitaljs.hpp"
 #include "dlca/hard_rollout.hpp"
+#include "dlca/ops.hpp"
+#include "dlca/random.hpp"
 #include "dlca/simulation_grid.hpp"
 #include "export_checks.hpp"
 #include "fire_rule_checks.hpp"
@@ -267,4 +269,61 @@ TEST_CASE("the run-time compiler: $CC split on blanks, no shell, any TMPDIR") {
   CHECK(std::filesystem::is_empty(tmp));  // its temporary directory is gone
   CHECK_FALSE(std::filesystem::exists(dir / "pwned"));
 #endif
+}
+
+namespace {
+
+// Runs a kernel over `words` random words and checks every word against evaluate_cell's rule.
+void check_kernel(const Circuit& circuit, const CircuitKernel& kernel, size_t words) {
+  const uint32_t inputs = circuit.num_inputs();
+  std::vector<std::vector<uint64_t>> in(inputs, std::vector<uint64_t>(words));
+  std::vector<std::vector<uint64_t>> out(size_t(circuit.channels), std::vector<uint64_t>(words));
+  std::vector<const uint64_t*> patch;
+  std::vector<uint64_t*> next;
+  for (uint32_t s = 0; s < inputs; ++s) {
+    for (size_t w = 0; w < words; ++w) in[s][w] = derive_key(s, w);
+    patch.push_back(in[s].data());
+  }
+  for (auto& plane : out) next.push_back(plane.data());
+  kernel.run(patch.data(), next.data(), words);
+  for (size_t w = 0; w < words; w += 97) {
+    std::vector<uint64_t> value(inputs);
+    for (uint32_t s = 0; s < inputs; ++s) value[s] = in[s][w];
+    for (const CircuitGate& g : circuit.gates)
+      value.push_back(hard_op_word(g.op, value[g.a], value[g.b]));
+    for (int c = 0; c < circuit.channels; ++c)
+      REQUIRE(out[size_t(c)][w] == value[circuit.outputs[size_t(c)]]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the interpreter's scratch does not grow with the gate count") {
+  // A 50,000-gate chain of mixed ops: two rows are live at a time (the old scratch: 200 MB).
+  Circuit chain;
+  chain.channels = 2;
+  uint32_t last = Circuit::input(0, 4);
+  for (int i = 0; i < 50000; ++i) {
+    const uint8_t op = uint8_t(std::vector<int>{6, 12, 9, 1, 7}[size_t(i) % 5]);
+    chain.gates.push_back({op, last, Circuit::input(1, uint32_t(i) % 9), 0, 0, ""});
+    if (op == kOpNotA) chain.gates.back().b = last;
+    last = chain.num_inputs() + uint32_t(i);
+  }
+  chain.outputs = {last, chain.num_inputs() + 777};
+  const auto chained = interpreted_kernel(chain);
+  CHECK(chained->scratch_bytes() <= 4 * 512 * 8);
+  check_kernel(chain, *chained, 1500);
+  // 40,000 gates all live at once (each read by a final chain): the rows narrow, 64 B each.
+  Circuit wide;
+  wide.channels = 1;
+  const int n = 40000;
+  for (int i = 0; i < n; ++i)
+    wide.gates.push_back({uint8_t(1 + i % 14), uint32_t(i % 9), uint32_t((i / 9) % 9), 0, 0, ""});
+  for (int i = 0; i < n; ++i)
+    wide.gates.push_back({6, wide.num_inputs() + uint32_t(i == 0 ? 1 : n + i - 1),
+                          wide.num_inputs() + uint32_t(n - 1 - i), 0, 0, ""});
+  wide.outputs = {wide.num_inputs() + uint32_t(2 * n - 1)};
+  const auto widened = interpreted_kernel(wide);
+  CHECK(widened->scratch_bytes() <= size_t(n + 2) * 64);
+  check_kernel(wide, *widened, 300);
 }

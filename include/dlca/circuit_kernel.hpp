@@ -20,6 +20,9 @@ class CircuitKernel {
   // Thread-safe; `words` may be anything.
   virtual void run(const uint64_t* const* patch, uint64_t* const* next, size_t words) const = 0;
   virtual std::string name() const = 0;
+  // Bytes of scratch each thread running the kernel keeps (the interpreter's rows: at most 2 MiB,
+  // or 64 bytes per row live at once when more); 0 for compiled code.
+  virtual size_t scratch_bytes() const { return 0; }
 };
 
 std::unique_ptr<CircuitKernel> interpreted_kernel(const Circuit& circuit);

@@ -28,32 +28,78 @@ namespace dlca {
 
 namespace {
 
-// Gates one block of words at a time, every gate's row of the block in a per-thread scratch.
+// Gates one block of words at a time into a per-thread scratch of rows. A gate's row is reused
+// once its last reader has run (rows allocated over the gate order like registers), and the block
+// narrows when many rows are live at once, so the scratch does not grow with the gate count.
 class InterpretedKernel : public CircuitKernel {
  public:
-  explicit InterpretedKernel(const Circuit& circuit) : circuit_(circuit) {}
+  explicit InterpretedKernel(const Circuit& circuit) : circuit_(circuit) {
+    const uint32_t inputs = circuit.num_inputs();
+    const size_t gates = circuit.gates.size();
+    constexpr size_t kForever = SIZE_MAX;
+    std::vector<size_t> last_use(gates);  // the last gate reading each gate; itself if none
+    for (size_t i = 0; i < gates; ++i) {
+      last_use[i] = i;
+      for (uint32_t s : operands(circuit.gates[i]))
+        if (s >= inputs) last_use[s - inputs] = i;
+    }
+    for (uint32_t s : circuit.outputs)
+      if (s >= inputs) last_use[s - inputs] = kForever;
+    row_of_.resize(gates);
+    std::vector<uint32_t> free_rows;
+    for (size_t i = 0; i < gates; ++i) {
+      if (free_rows.empty()) {
+        row_of_[i] = rows_++;
+      } else {
+        row_of_[i] = free_rows.back();
+        free_rows.pop_back();
+      }
+      // Rows read for the last time by gate i (after it is written: never in place), and gate
+      // i's own row if nothing reads it.
+      for (uint32_t s : operands(circuit.gates[i]))
+        if (s >= inputs && last_use[s - inputs] == i) {
+          free_rows.push_back(row_of_[s - inputs]);
+          last_use[s - inputs] = kForever - 1;  // freed once when both operands are the same gate
+        }
+      if (last_use[i] == i) free_rows.push_back(row_of_[i]);
+    }
+    block_ = std::clamp<size_t>(kScratchBytes / 8 / std::max<size_t>(rows_, 1), kMinBlock, kBlock);
+  }
   void run(const uint64_t* const* patch, uint64_t* const* next, size_t words) const override {
     const uint32_t inputs = circuit_.num_inputs();
     std::vector<uint64_t>& rows = scratch_.local();
-    rows.resize(circuit_.gates.size() * kBlock);
-    for (size_t first = 0; first < words; first += kBlock) {
-      const size_t n = std::min(kBlock, words - first);
-      const auto row = [&](uint32_t s) -> const uint64_t* {
-        return s < inputs ? patch[s] + first : &rows[(s - inputs) * kBlock];
+    rows.resize(size_t(rows_) * block_);
+    for (size_t first = 0; first < words; first += block_) {
+      const size_t n = std::min(block_, words - first);
+      const auto row = [&](uint32_t s) -> uint64_t* {
+        return s < inputs ? const_cast<uint64_t*>(patch[s]) + first
+                          : &rows[size_t(row_of_[s - inputs]) * block_];
       };
       for (size_t i = 0; i < circuit_.gates.size(); ++i) {
         const CircuitGate& g = circuit_.gates[i];
-        apply_row_op(g.op, row(g.a), row(g.b), &rows[i * kBlock], n);
+        apply_row_op(g.op, row(g.a), row(g.b), row(inputs + uint32_t(i)), n);
       }
       for (int c = 0; c < circuit_.channels; ++c)
         std::copy_n(row(circuit_.outputs[c]), n, next[c] + first);
     }
   }
   std::string name() const override { return "interpreted"; }
+  size_t scratch_bytes() const override { return size_t(rows_) * block_ * 8; }
 
  private:
-  static constexpr size_t kBlock = 512;  // words (measured best of 64..512 on the GoL circuit)
+  static std::vector<uint32_t> operands(const CircuitGate& g) {
+    const int arity = gate_arity(g.op);
+    return arity == 2   ? std::vector<uint32_t>{g.a, g.b}
+           : arity == 1 ? std::vector<uint32_t>{g.a}
+                        : std::vector<uint32_t>{};
+  }
+  static constexpr size_t kBlock = 512;   // words (measured best of 64..512 on the GoL circuit)
+  static constexpr size_t kMinBlock = 8;  // words: 64 bytes a row at the least
+  static constexpr size_t kScratchBytes = 2 << 20;  // per thread, unless rows * 64 B is more
   Circuit circuit_;
+  std::vector<uint32_t> row_of_;  // gate -> its scratch row
+  uint32_t rows_ = 0;             // scratch rows
+  size_t block_ = kBlock;         // words per row
   mutable tbb::enumerable_thread_specific<std::vector<uint64_t>> scratch_;
 };
 
