@@ -1,8 +1,9 @@
 // One step of a hard circuit on a bit-packed grid (beside src/sim/bit_grid.cpp, the CPU's): each
 // invocation builds the 9 patch words of every channel for 32 cells of a row (neighbours across
 // word, row and grid edges, wrapped or zero), evaluates the gates, and writes the new words; an
-// asynchronous cell fires when dlca's counter-based draw uniform01(key, y * W + x) < fire rate
-// (fire_threshold = ceil(fire rate * 2^24) + 1, so that 0 can mean synchronous).
+// asynchronous cell fires when dlca's counter-based draw uniform01(key, y * W + x) <= fire rate,
+// training's rule (fire_threshold = firing_draws(fire rate) + 1 of random.hpp, so that 0 can mean
+// synchronous).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "grid_common.glsl"

@@ -44,7 +44,8 @@ namespace {
 void check_steps_like_hard_simulator(bool compiled) {
   for (int C : {1, 2}) {
     const Circuit circuit = random_circuit(C, 60 + C);
-    const auto kernel = compiled ? compiled_kernel(circuit) : interpreted_kernel(circuit);
+    const std::shared_ptr<const CircuitKernel> kernel =
+        compiled ? compiled_kernel(circuit) : interpreted_kernel(circuit);
     const CircuitProgram program = to_program(circuit);
     for (auto [H, W] : {std::pair{5, 7}, std::pair{9, 64}, std::pair{3, 130}, std::pair{40, 65}})
       for (bool periodic : {true, false}) {
@@ -54,7 +55,7 @@ void check_steps_like_hard_simulator(bool compiled) {
         CAPTURE(periodic);
         CAPTURE(kernel->name());
         const auto init = testing::random_bits(size_t(C) * H * W, H * 1000 + W);
-        BitGrid grid(circuit, *kernel, H, W, periodic);
+        BitGrid grid(circuit, kernel, H, W, periodic);
         load(grid, init);
         const GridGeometry geo = make_grid_geometry(1, H, W, C, periodic);
         HardSimulator sim(program.program, program.ops, geo);
@@ -81,13 +82,13 @@ TEST_CASE("BitGrid with the compiled kernel steps like the HardSimulator") {
 
 TEST_CASE("BitGrid's asynchronous step: old or new per cell, independent of threads") {
   const Circuit circuit = random_circuit(2, 5);
-  const auto kernel = interpreted_kernel(circuit);
+  const std::shared_ptr<const CircuitKernel> kernel = interpreted_kernel(circuit);
   const int H = 33, W = 70;
   const auto init = testing::random_bits(size_t(2) * H * W, 3);
   std::vector<uint8_t> results[2];
   for (int threads : {1, 2}) {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-    BitGrid sync(circuit, *kernel, H, W, true), async(circuit, *kernel, H, W, true);
+    BitGrid sync(circuit, kernel, H, W, true), async(circuit, kernel, H, W, true);
     load(sync, init);
     load(async, init);
     sync.step();

@@ -27,8 +27,8 @@ TEST_CASE("VulkanGrid steps exactly like BitGrid") {
         Model m = make_model(testing::small_config(2, 4, 2, 6, 5, 2, 1, true, false));
         testing::randomize_logits(m, uint64_t(size.width * 7 + periodic), 3.0f);
         const Circuit circuit = prune(m);
-        const auto kernel = interpreted_kernel(circuit);
-        auto cpu = make_cpu_grid(circuit, *kernel, size.height, size.width, periodic);
+        auto cpu =
+            make_cpu_grid(circuit, interpreted_kernel(circuit), size.height, size.width, periodic);
         VulkanGrid gpu(circuit, size.height, size.width, periodic, 0, true);
         const auto init = testing::random_bits(size_t(2) * size.height * size.width, 11);
         const auto target = testing::random_bits(size_t(size.height) * size.width, 12);

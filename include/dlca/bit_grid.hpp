@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -16,8 +17,9 @@ namespace dlca {
 
 class BitGrid {
  public:
-  BitGrid(const Circuit& circuit, const CircuitKernel& kernel, int height, int width,
-          bool periodic);
+  // The grid shares ownership of the kernel (a temporary is fine); throws on a null kernel.
+  BitGrid(const Circuit& circuit, std::shared_ptr<const CircuitKernel> kernel, int height,
+          int width, bool periodic);
 
   int channels() const { return channels_; }
   int height() const { return height_; }
@@ -47,13 +49,20 @@ class BitGrid {
 
  private:
   void run_step(const double* fire_rate, uint64_t key);
-  const CircuitKernel& kernel_;
+  std::shared_ptr<const CircuitKernel> kernel_;
   int channels_, height_, width_;
   bool periodic_;
   size_t row_words_, band_rows_;
   uint64_t tail_mask_;  // the bits of a row's last word that are cells
   std::vector<uint64_t> state_, next_;
-  tbb::enumerable_thread_specific<std::vector<uint64_t>> shifted_;  // per thread: [C][3][B+2 rows]
+  // Per thread, reused by every band it runs (never on the stack): the shifted rows [C][3][B+2
+  // rows] and the kernel's patch [9C] and next [C] pointers.
+  struct BandScratch {
+    std::vector<uint64_t> shifted;
+    std::vector<const uint64_t*> patch;
+    std::vector<uint64_t*> next;
+  };
+  tbb::enumerable_thread_specific<BandScratch> scratch_;
 };
 
 }  // namespace dlca

@@ -21,7 +21,16 @@ std::string circuit_to_c(const Circuit& circuit, const std::string& name);
 // high and otherwise takes one synchronous step per rising clock edge (periodic or zero boundary).
 std::string circuit_to_verilog(const Circuit& circuit, const std::string& name);
 
-// A valid C identifier / Verilog module name made from `text` (letters, digits, underscores).
+// Why `name` cannot be the exported C function / Verilog module prefix, or "" when it can. C
+// refuses what is not an identifier, identifiers reserved to the implementation (_X, __x),
+// keywords (C89 to C23, GNU asm), main, and the names the included <stddef.h>/<stdint.h> declare;
+// circuit_to_c and circuit_to_verilog throw std::invalid_argument("'NAME' reason") for them.
+std::string c_name_problem(const std::string& name);
+std::string verilog_name_problem(const std::string& name);
+
+// A name both exports accept, made from `text` (an experiment's name): every other character
+// becomes _, "c_" goes before a name that does not start with a letter, and "_" after a C keyword
+// or a header's name (int -> int_).
 std::string identifier_from(const std::string& text);
 
 }  // namespace dlca

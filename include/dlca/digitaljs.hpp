@@ -13,7 +13,10 @@
 namespace dlca {
 
 // Throws FileError("PATH: reason") for a missing or malformed file, unknown device types, dangling
-// wires, cycles, or inputs and outputs that are not numbered as above.
+// wires (to a device or port that does not exist, or an input port left unconnected, even on a
+// device no output reaches), devices used against their role (an Output driving something, a
+// Button driven by something), cycles anywhere, or inputs and outputs not numbered as above.
+// Devices that no output reaches are left out. Every walk is iterative: any depth loads.
 Circuit load_digitaljs(const std::string& path);
 
 // The circuit in the published files' format: Buttons i_{9c+p} for the inputs it reads, gates

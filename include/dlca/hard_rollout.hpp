@@ -16,7 +16,11 @@ namespace dlca {
 // Steps a batch of grids with a hard circuit. States are [batch][C][H][W] bytes, 0 or 1.
 class HardSimulator {
  public:
+  // Keeps references to program and geometry, which must outlive it: temporaries do not compile.
   HardSimulator(const CellProgram& program, std::vector<uint8_t> ops, const GridGeometry& geometry);
+  HardSimulator(CellProgram&&, std::vector<uint8_t>, const GridGeometry&) = delete;
+  HardSimulator(const CellProgram&, std::vector<uint8_t>, GridGeometry&&) = delete;
+  HardSimulator(CellProgram&&, std::vector<uint8_t>, GridGeometry&&) = delete;
   void set_state(const float* state);  // thresholded at 0.5
   void set_state(const std::vector<uint8_t>& state);
   // One step; fire_mask ([H*W], 1 = update, shared by the batch) or null for a synchronous step.

@@ -26,6 +26,17 @@ constexpr float uniform01(uint64_t key, uint64_t counter) {
   return float(derive_key(key, counter) >> 40) * (1.0f / 16777216.0f);
 }
 
+// The asynchronous fire rule of training, the notebook's `draw <= fire_rate`, shared by every
+// simulator: fire rate 1 fires every cell; a rate of 0 or below (which training refuses) none.
+constexpr bool fires(float draw, float fire_rate) { return fire_rate > 0 && draw <= fire_rate; }
+
+// How many of uniform01's 2^24 values k / 2^24 fire at `fire_rate`: those with k < the result.
+constexpr uint32_t firing_draws(float fire_rate) {
+  if (!(fire_rate > 0)) return 0;
+  if (fire_rate >= 1) return uint32_t{1} << 24;
+  return uint32_t(double(fire_rate) * 16777216.0) + 1;  // k <= floor(fire_rate * 2^24)
+}
+
 // A sequential generator (splitmix64) for wiring and other one-off draws.
 class Rng {
  public:

@@ -30,8 +30,9 @@ class SimulationGrid {
   virtual std::vector<uint8_t> planes() = 0;  // [C][H][W], 0 or 1
 };
 
-// The CPU's bit-parallel grid (BitGrid) with `kernel` (which must outlive it).
-std::unique_ptr<SimulationGrid> make_cpu_grid(const Circuit& circuit, const CircuitKernel& kernel,
+// The CPU's bit-parallel grid (BitGrid) with `kernel` (shared: it lives as long as the grid).
+std::unique_ptr<SimulationGrid> make_cpu_grid(const Circuit& circuit,
+                                              std::shared_ptr<const CircuitKernel> kernel,
                                               int height, int width, bool periodic);
 
 }  // namespace dlca

@@ -22,12 +22,21 @@ int main(int argc, char** argv) {
   app.add_option("--digitaljs", digitaljs_path, "write the pruned circuit as DigitalJS JSON");
   app.add_option("--c", c_path, "write C source");
   app.add_option("--verilog", verilog_path, "write Verilog");
-  app.add_option("--name", name, "function / module name (default: the experiment's name)");
+  app.add_option("--name", name,
+                 "function / module name, a C identifier that is not a keyword (default: the "
+                 "experiment's name, made one)");
   CLI11_PARSE(app, argc, argv);
   if (model_path.empty() && circuit_path.empty()) {
     std::fprintf(stderr, "dlca_export: give --model FILE or --circuit FILE.json\n");
     return 2;
   }
+  const bool named = !name.empty();  // an explicit name is refused, never changed
+  for (const auto& [path, problem] : {std::pair{&c_path, &dlca::c_name_problem},
+                                      std::pair{&verilog_path, &dlca::verilog_name_problem}})
+    if (named && !path->empty() && !problem(name).empty()) {
+      std::fprintf(stderr, "dlca_export: --name %s: %s\n", name.c_str(), problem(name).c_str());
+      return 2;
+    }
   try {
     for (const std::string* path : {&digitaljs_path, &c_path, &verilog_path})
       if (!path->empty()) dlca::check_writable(*path);
@@ -41,7 +50,7 @@ int main(int argc, char** argv) {
       circuit = dlca::load_digitaljs(circuit_path);
       if (name.empty()) name = "circuit";
     }
-    name = dlca::identifier_from(name);
+    if (!named) name = dlca::identifier_from(name);
     const std::vector<bool> used = circuit.used_inputs();
     std::cout << fmt::format("pruned circuit: {} gates, {} channels, {} of {} inputs used\n",
                              circuit.gates.size(), circuit.channels,

@@ -70,7 +70,7 @@ int run(const Options& o) {
 
   // The grid: on a Vulkan device, or on the CPU with a compiled or interpreted kernel.
   std::unique_ptr<SimulationGrid> grid;
-  std::unique_ptr<CircuitKernel> kernel;
+  std::shared_ptr<const CircuitKernel> kernel;
   int device = o.device;
   if (o.backend == "auto") {
     std::string why;
@@ -95,7 +95,7 @@ int run(const Options& o) {
       }
     }
     if (!kernel) kernel = interpreted_kernel(circuit);
-    grid = make_cpu_grid(circuit, *kernel, height, width, periodic);
+    grid = make_cpu_grid(circuit, kernel, height, width, periodic);
   }
 
   // Outputs are checked before any work is done.

@@ -1,6 +1,7 @@
 // DigitalJS import (see digitaljs.hpp): devices and connectors to a topologically ordered program.
 #include "dlca/digitaljs.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -77,51 +78,67 @@ Circuit load_digitaljs(const std::string& path) {
   }
   if (channels == 0) throw fail("no outputs");
 
+  // The input ports of a device type: Outputs read "in", Buttons and constants read nothing.
+  const auto ports_of = [&](const std::string& t) -> std::vector<std::string> {
+    if (t == "Output") return {"in"};
+    if (t == "Button") return {};
+    const int arity = gate_arity(op_of_type(t));
+    return arity == 2   ? std::vector<std::string>{"in1", "in2"}
+           : arity == 1 ? std::vector<std::string>{"in"}
+                        : std::vector<std::string>{};
+  };
   std::map<std::pair<std::string, std::string>, std::string> driver;  // (device, port) -> device
   for (const auto& wire : j["connectors"]) {
+    std::string from, from_port, to, port;
     try {
-      const std::string from = wire.at("from").at("id"), to = wire.at("to").at("id"),
-                        port = wire.at("to").at("port");
-      if (!type.count(from) || !type.count(to))
-        throw fail("a connector names a device that does not exist");
-      auto [it, fresh] = driver.emplace(std::make_pair(to, port), from);
-      if (!fresh && it->second != from) throw fail("input " + to + "." + port + " has two drivers");
+      from = wire.at("from").at("id");
+      from_port = wire.at("from").at("port");
+      to = wire.at("to").at("id");
+      port = wire.at("to").at("port");
     } catch (const nlohmann::json::exception&) {
       throw fail("malformed connector");
     }
+    for (const std::string* end : {&from, &to})
+      if (!type.count(*end))
+        throw fail("a connector names device '" + *end + "', which does not exist");
+    if (type[from] == "Output")
+      throw fail("output '" + from + "' drives '" + to + "' (an Output device has no output port)");
+    if (from_port != "out")
+      throw fail("a connector leaves '" + from + "' from port '" + from_port + "' (only 'out')");
+    const std::vector<std::string> ports = ports_of(type[to]);
+    if (std::find(ports.begin(), ports.end(), port) == ports.end())
+      throw fail(type[to] == "Button"
+                     ? "input '" + to + "' is driven by '" + from + "' (a Button has no input port)"
+                     : "a connector reaches port '" + port + "' of '" + to + "', a " + type[to] +
+                           " without that port");
+    auto [it, fresh] = driver.emplace(std::make_pair(to, port), from);
+    if (!fresh && it->second != from) throw fail("input " + to + "." + port + " has two drivers");
   }
+  // Every input port of every device is connected, whether or not an output reaches it.
+  for (const auto& [id, t] : type)
+    for (const std::string& port : ports_of(t))
+      if (!driver.count({id, port})) throw fail("input " + id + "." + port + " is not connected");
 
   Circuit out;
   out.channels = channels;
   std::map<std::string, uint32_t> signal;  // device -> its signal
   std::map<std::string, int> state;        // 1 = on the DFS stack, 2 = done
-  // Depth-first from each output, children first, so gates come out in evaluation order.
-  const auto visit = [&](const std::string& id, auto& self) -> uint32_t {
-    if (state[id] == 2) return signal[id];
-    if (state[id] == 1) throw fail("the circuit has a cycle through '" + id + "'");
-    state[id] = 1;
+  // The signal of a finished device: a Button's input, or a new gate after its inputs' gates.
+  const auto finish = [&](const std::string& id, bool emit) {
     const std::string& t = type[id];
-    uint32_t result;
+    uint32_t result = 0;
     if (t == "Button") {
       const int n = number_after(id, "i_");
       if (n / 9 >= channels)
         throw fail("input '" + id + "' reads channel " + std::to_string(n / 9) +
                    " but the circuit has " + std::to_string(channels) + " outputs");
       result = Circuit::input(n / 9, n % 9);
-    } else {
-      const auto input = [&](const char* port) {
-        const auto it = driver.find({id, port});
-        if (it == driver.end()) throw fail("input " + id + "." + port + " is not connected");
-        return self(it->second, self);
-      };
+    } else if (emit) {
       CircuitGate gate;
       gate.op = uint8_t(op_of_type(t));
-      if (gate_arity(gate.op) == 1) {
-        gate.a = gate.b = input("in");
-      } else if (gate_arity(gate.op) == 2) {
-        gate.a = input("in1");
-        gate.b = input("in2");
-      }
+      const std::vector<std::string> ports = ports_of(t);
+      if (!ports.empty()) gate.a = gate.b = signal.at(driver.at({id, ports[0]}));
+      if (ports.size() == 2) gate.b = signal.at(driver.at({id, ports[1]}));
       const auto& device = j["devices"][id];
       if (device.contains("label") && device["label"].is_string())
         gate.label = device["label"].get<std::string>();
@@ -136,15 +153,43 @@ Circuit load_digitaljs(const std::string& path) {
       out.gates.push_back(std::move(gate));
     }
     state[id] = 2;
-    return signal[id] = result;
+    signal[id] = result;
+  };
+  // Depth-first from `root`, inputs in port order before the device itself, so that gates come out
+  // in evaluation order; an explicit stack (device, next port), so any depth is fine. Devices that
+  // no output reaches are walked with emit = false: checked for cycles, left out of the circuit.
+  const auto walk = [&](const std::string& root, bool emit) {
+    std::vector<std::pair<std::string, size_t>> stack;
+    const auto enter = [&](const std::string& id) {
+      if (state[id] == 2) return;
+      if (state[id] == 1) throw fail("the circuit has a cycle through '" + id + "'");
+      state[id] = 1;
+      stack.emplace_back(id, 0);
+    };
+    enter(root);
+    while (!stack.empty()) {
+      auto& [id, next_port] = stack.back();
+      const std::vector<std::string> ports = ports_of(type[id]);
+      if (next_port < ports.size()) {
+        const std::string input = driver.at({id, ports[next_port++]});
+        enter(input);
+      } else {
+        const std::string done = id;
+        stack.pop_back();
+        finish(done, emit);
+      }
+    }
   };
   for (int c = 0; c < channels; ++c) {
     const std::string id = "o_" + std::to_string(c);
-    const auto it = driver.find({id, "in"});
-    if (!type.count(id) || it == driver.end())
-      throw fail("output " + id + " is missing or not connected");
-    out.outputs.push_back(visit(it->second, visit));
+    if (!type.count(id) || type[id] != "Output") throw fail("output " + id + " is missing");
+    const std::string& source = driver.at({id, "in"});
+    walk(source, true);
+    out.outputs.push_back(signal.at(source));
+    state[id] = 2;
   }
+  for (const auto& [id, t] : type)
+    if (t != "Output") walk(id, false);
   return out;
 }
 

@@ -47,7 +47,7 @@ std::vector<uint8_t> fire_masks(uint64_t mask_key, int steps, int height, int wi
   for (int s = 0; s < steps; ++s) {
     const uint64_t step_key = derive_key(mask_key, uint64_t(s));
     for (int i = 0; i < height * width; ++i)
-      masks[size_t(s) * height * width + i] = uniform01(step_key, uint64_t(i)) <= fire_rate;
+      masks[size_t(s) * height * width + i] = fires(uniform01(step_key, uint64_t(i)), fire_rate);
   }
   return masks;
 }
@@ -60,7 +60,7 @@ std::vector<uint8_t> jax_fire_masks(jax::Key key, int steps, int height, int wid
     key = keys[0];
     const auto bits = jax::random_bits(keys[1], size_t(height) * width);
     for (size_t i = 0; i < bits.size(); ++i)
-      masks[size_t(s) * height * width + i] = jax::uniform_from_bits(bits[i]) <= fire_rate;
+      masks[size_t(s) * height * width + i] = fires(jax::uniform_from_bits(bits[i]), fire_rate);
   }
   return masks;
 }

@@ -11,14 +11,15 @@
 
 namespace dlca {
 
-BitGrid::BitGrid(const Circuit& circuit, const CircuitKernel& kernel, int height, int width,
-                 bool periodic)
-    : kernel_(kernel),
+BitGrid::BitGrid(const Circuit& circuit, std::shared_ptr<const CircuitKernel> kernel, int height,
+                 int width, bool periodic)
+    : kernel_(std::move(kernel)),
       channels_(circuit.channels),
       height_(height),
       width_(width),
       periodic_(periodic),
       row_words_((size_t(width) + 63) / 64) {
+  if (!kernel_) throw std::invalid_argument("BitGrid needs a circuit kernel");
   if (height < 1 || width < 1 || height > 65536 || width > 65536)
     throw std::invalid_argument("grid sides must be between 1 and 65536");
   if (channels_ < 1 || channels_ > 1024)
@@ -58,12 +59,16 @@ void BitGrid::step_async(double fire_rate, uint64_t key) { run_step(&fire_rate, 
 void BitGrid::run_step(const double* fire_rate, uint64_t key) {
   const size_t RW = row_words_, bands = (size_t(height_) + band_rows_ - 1) / band_rows_;
   const int C = channels_;
+  const float rate = fire_rate ? float(*fire_rate) : 0.0f;  // training's float rate
   tbb::parallel_for(size_t(0), bands, [&](size_t band) {
     const size_t y0 = band * band_rows_, rows = std::min(band_rows_, size_t(height_) - y0);
-    std::vector<uint64_t>& shifted = shifted_.local();
+    BandScratch& scratch = scratch_.local();
+    std::vector<uint64_t>& shifted = scratch.shifted;
     shifted.resize(size_t(C) * 3 * (band_rows_ + 2) * RW);
-    const uint64_t* patch[9 * 1024];
-    uint64_t* next[1024];
+    scratch.patch.resize(size_t(9) * C);
+    scratch.next.resize(size_t(C));
+    const uint64_t** patch = scratch.patch.data();
+    uint64_t** next = scratch.next.data();
     for (int c = 0; c < C; ++c) {
       uint64_t* left = &shifted[(size_t(c) * 3 + 0) * (band_rows_ + 2) * RW];  // cell x-1
       uint64_t* middle_copy = left + (band_rows_ + 2) * RW;
@@ -109,7 +114,7 @@ void BitGrid::run_step(const double* fire_rate, uint64_t key) {
       }
       next[c] = &next_[size_t(c) * plane_words() + y0 * RW];
     }
-    kernel_.run(patch, next, rows * RW);
+    kernel_->run(patch, next, rows * RW);
     for (int c = 0; c < C; ++c) {
       uint64_t* out = next[c];
       for (size_t r = 0; r < rows; ++r) out[r * RW + RW - 1] &= tail_mask_;
@@ -120,7 +125,7 @@ void BitGrid::run_step(const double* fire_rate, uint64_t key) {
           uint64_t fire = 0;
           const size_t cell0 = (y0 + r) * size_t(width_) + w * 64;
           for (int b = 0; b < 64 && w * 64 + size_t(b) < size_t(width_); ++b)
-            fire |= uint64_t(uniform01(key, cell0 + size_t(b)) < *fire_rate) << b;
+            fire |= uint64_t(fires(uniform01(key, cell0 + size_t(b)), rate)) << b;
           out[r * RW + w] = (old[r * RW + w] & ~fire) | (out[r * RW + w] & fire);
         }
     }

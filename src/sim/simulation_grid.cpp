@@ -9,8 +9,10 @@ namespace {
 
 class CpuGrid : public SimulationGrid {
  public:
-  CpuGrid(const Circuit& circuit, const CircuitKernel& kernel, int height, int width, bool periodic)
-      : grid_(circuit, kernel, height, width, periodic), kernel_name_(kernel.name()) {}
+  CpuGrid(const Circuit& circuit, std::shared_ptr<const CircuitKernel> kernel, int height,
+          int width, bool periodic)
+      : kernel_name_(kernel ? kernel->name() : ""),
+        grid_(circuit, std::move(kernel), height, width, periodic) {}
   std::string name() const override { return "cpu, " + kernel_name_ + " kernel"; }
   void set_planes(const std::vector<uint8_t>& planes) override {
     const size_t cells = size_t(grid_.height()) * grid_.width();
@@ -45,16 +47,17 @@ class CpuGrid : public SimulationGrid {
   }
 
  private:
-  BitGrid grid_;
   std::string kernel_name_;
+  BitGrid grid_;
   std::vector<std::vector<uint64_t>> targets_;
 };
 
 }  // namespace
 
-std::unique_ptr<SimulationGrid> make_cpu_grid(const Circuit& circuit, const CircuitKernel& kernel,
+std::unique_ptr<SimulationGrid> make_cpu_grid(const Circuit& circuit,
+                                              std::shared_ptr<const CircuitKernel> kernel,
                                               int height, int width, bool periodic) {
-  return std::make_unique<CpuGrid>(circuit, kernel, height, width, periodic);
+  return std::make_unique<CpuGrid>(circuit, std::move(kernel), height, width, periodic);
 }
 
 }  // namespace dlca

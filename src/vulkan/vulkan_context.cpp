@@ -138,21 +138,30 @@ Instance::Instance(bool validation_requested) {
     info.pNext = &messenger;  // also reports problems of vkCreateInstance itself
   }
   check(vkCreateInstance(&info, nullptr, &instance_), "vkCreateInstance");
-  if (validation) {
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-    if (!create) throw VulkanError("vkCreateDebugUtilsMessengerEXT is not available");
-    check(create(instance_, &messenger, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+  try {  // whatever was made is destroyed if a later step throws
+    if (validation) {
+      auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+          vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+      if (!create) throw VulkanError("vkCreateDebugUtilsMessengerEXT is not available");
+      check(create(instance_, &messenger, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+    }
+  } catch (...) {
+    release();
+    throw;
   }
 }
 
-Instance::~Instance() {
+Instance::~Instance() { release(); }
+
+void Instance::release() noexcept {
   if (messenger_) {
     auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
         vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
     if (destroy) destroy(instance_, messenger_, nullptr);
   }
   if (instance_) vkDestroyInstance(instance_, nullptr);
+  messenger_ = VK_NULL_HANDLE;
+  instance_ = VK_NULL_HANDLE;
 }
 
 std::vector<VkPhysicalDevice> Instance::physical_devices() const {
@@ -189,6 +198,16 @@ std::vector<DeviceSummary> Instance::summaries() const {
 
 Buffer::Buffer(Device& owner, VkDeviceSize size, bool host_visible)
     : device(owner.handle()), bytes(size) {
+  try {  // whatever was made is destroyed if a later step throws
+    create(owner, host_visible);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+void Buffer::create(Device& owner, bool host_visible) {
+  const VkDeviceSize size = bytes;
   auto info = make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   info.size = size;
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -211,10 +230,15 @@ Buffer::Buffer(Device& owner, VkDeviceSize size, bool host_visible)
   if (host_visible) check(vkMapMemory(device, memory, 0, size, 0, &mapped), "vkMapMemory");
 }
 
-Buffer::~Buffer() {
+Buffer::~Buffer() { release(); }
+
+void Buffer::release() noexcept {
   if (mapped) vkUnmapMemory(device, memory);
   if (buffer) vkDestroyBuffer(device, buffer, nullptr);
   if (memory) vkFreeMemory(device, memory, nullptr);
+  mapped = nullptr;
+  buffer = VK_NULL_HANDLE;
+  memory = VK_NULL_HANDLE;
 }
 
 void Buffer::swap(Buffer& other) noexcept {
@@ -226,6 +250,16 @@ void Buffer::swap(Buffer& other) noexcept {
 }
 
 Device::Device(Instance& instance, int index, uint32_t bindings, uint32_t push_bytes, bool int64) {
+  try {  // whatever was made is destroyed if a later step throws
+    create(instance, index, bindings, push_bytes, int64);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+void Device::create(Instance& instance, int index, uint32_t bindings, uint32_t push_bytes,
+                    bool int64) {
   const auto devices = instance.physical_devices();
   if (devices.empty()) throw VulkanError("no Vulkan device found");
   if (index < 0 || size_t(index) >= devices.size())
@@ -308,7 +342,9 @@ Device::Device(Instance& instance, int index, uint32_t bindings, uint32_t push_b
   check(vkAllocateDescriptorSets(device_, &alloc, &descriptor_set_), "vkAllocateDescriptorSets");
 }
 
-Device::~Device() {
+Device::~Device() { release(); }
+
+void Device::release() noexcept {
   if (!device_) return;
   vkDeviceWaitIdle(device_);
   for (VkPipeline p : pipelines_) vkDestroyPipeline(device_, p, nullptr);
@@ -318,6 +354,8 @@ Device::~Device() {
   if (fence_) vkDestroyFence(device_, fence_, nullptr);
   if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
   vkDestroyDevice(device_, nullptr);
+  pipelines_.clear();
+  device_ = VK_NULL_HANDLE;
 }
 
 uint64_t Device::device_local_bytes() const {

@@ -52,6 +52,7 @@ class Instance {
   int validation_errors() const { return *error_count_; }
 
  private:
+  void release() noexcept;  // destroys what exists; the constructor calls it when it throws
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
   std::unique_ptr<int> error_count_ = std::make_unique<int>(0);
@@ -75,6 +76,10 @@ struct Buffer {
   VkDeviceMemory memory = VK_NULL_HANDLE;
   VkDeviceSize bytes = 0;
   void* mapped = nullptr;  // host-visible buffers only
+
+ private:
+  void create(Device& owner, bool host_visible);
+  void release() noexcept;  // destroys what exists; the constructor calls it when it throws
 };
 
 // One logical device with a compute queue, a command pool, a descriptor set layout of
@@ -119,6 +124,8 @@ class Device {
                        size_t bytes);
 
  private:
+  void create(Instance& instance, int index, uint32_t bindings, uint32_t push_bytes, bool int64);
+  void release() noexcept;  // destroys what exists; the constructor calls it when it throws
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_{};

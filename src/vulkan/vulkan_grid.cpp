@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "dlca/random.hpp"
 #include "vulkan_context.hpp"
 
 // SPIR-V of shaders/grid_*.comp, generated at build time.
@@ -202,9 +203,8 @@ void VulkanGrid::set_planes(const std::vector<uint8_t>& planes) {
 void VulkanGrid::step() { impl_->step(0, 0); }
 
 void VulkanGrid::step_async(double fire_rate, uint64_t key) {
-  // uniform01 = k / 2^24 < fire_rate exactly when k < ceil(fire_rate * 2^24).
-  const double threshold = std::ceil(std::clamp(fire_rate, 0.0, 1.0) * 16777216.0);
-  impl_->step(uint32_t(threshold) + 1, key);
+  // The shader fires draw k when k + 1 < threshold: k < firing_draws, training's rule (random.hpp).
+  impl_->step(firing_draws(float(fire_rate)) + 1, key);
 }
 
 void VulkanGrid::step_masked(const uint8_t* fire_mask) {
