@@ -26,6 +26,7 @@
 #include "dlca/simulation_grid.hpp"
 #include "export_checks.hpp"
 #include "fire_rule_checks.hpp"
+#include "optional_parts.hpp"
 
 using namespace dlca;
 
@@ -112,14 +113,25 @@ TEST_CASE("DigitalJS import refuses devices used against their role") {
                 "cycle");
 }
 
-TEST_CASE("C export refuses names no C compiler accepts; identifier_from mangles them") {
+namespace {
+
+Circuit one_gate_circuit() {
   Circuit c;
   c.channels = 1;
   c.gates.push_back({6, Circuit::input(0, 4), Circuit::input(0, 1), 0, 0, ""});
   c.outputs = {c.num_inputs()};
-  const std::vector<std::string> refused = {"int",    "_Bool", "__x",      "_X",     "uint64_t",
-                                            "size_t", "NULL",  "UINT64_C", "9lives", "a-b",
-                                            "typeof", "main",  "restrict", "",       "int8_t"};
+  return c;
+}
+
+const std::vector<std::string> kRefusedNames = {"int",    "_Bool", "__x",      "_X",     "uint64_t",
+                                                "size_t", "NULL",  "UINT64_C", "9lives", "a-b",
+                                                "typeof", "main",  "restrict", "",       "int8_t"};
+
+}  // namespace
+
+TEST_CASE("C export refuses names no C compiler accepts; identifier_from mangles them") {
+  const Circuit c = one_gate_circuit();
+  const std::vector<std::string>& refused = kRefusedNames;
   for (const std::string& name : refused) {
     CAPTURE(name);
     CHECK_FALSE(c_name_problem(name).empty());
@@ -131,8 +143,12 @@ TEST_CASE("C export refuses names no C compiler accepts; identifier_from mangles
   CHECK(identifier_from("checkerboard sync") == "checkerboard_sync");
   CHECK_THROWS_AS(circuit_to_verilog(c, "a b"), std::invalid_argument);
   CHECK(verilog_name_problem("module").empty());  // the modules are module_cell and module_grid
-#ifdef DLCA_C_COMPILER
-  // Names that are accepted, or made by identifier_from, compile.
+}
+
+TEST_CASE("C export: accepted names and names made by identifier_from compile") {
+  DLCA_SKIP_IF(testing::c_compiler_missing());
+  const Circuit c = one_gate_circuit();
+  const std::vector<std::string>& refused = kRefusedNames;
   std::vector<std::string> accepted = {"patch", "words", "g0", "in0", "w", "INTERESTING", "x_t"};
   for (const std::string& name : refused) accepted.push_back(identifier_from(name));
   testing::ScratchDir dir;
@@ -143,11 +159,10 @@ TEST_CASE("C export refuses names no C compiler accepts; identifier_from mangles
     const std::string file = dir / fmt::format("f{}.c", i);
     write_file_atomically(file, circuit_to_c(c, accepted[i]));
     for (const char* standard : {"c99", "gnu17"})
-      CHECK(
-          testing::run_command(fmt::format("{} -std={} -pedantic-errors -Wall -Werror -c -o {} {}",
-                                           DLCA_C_COMPILER, standard, dir / "f.o", file)) == 0);
+      CHECK(testing::run_command(
+                fmt::format("{} -std={} -pedantic-errors -Wall -Werror -c -o {} {}",
+                            testing::c_compiler(), standard, dir / "f.o", file)) == 0);
   }
-#endif
 }
 
 TEST_CASE("BitGrid fires a cell whose draw equals the fire rate, like training") {
@@ -253,12 +268,16 @@ TEST_CASE("the run-time compiler: $CC split on blanks, no shell, any TMPDIR") {
     CHECK_THROWS_AS(compiled_kernel(circuit), std::runtime_error);
     CHECK_FALSE(std::filesystem::exists("pwned"));
   }
-#ifdef DLCA_C_COMPILER
+}
+
+TEST_CASE("the run-time compiler works from a TMPDIR with quotes, blanks and $( )") {
+  DLCA_SKIP_IF(testing::c_compiler_missing());
+  const Circuit circuit = testing::not_circuit();
   testing::ScratchDir dir;
   const std::string tmp = dir / "it's a \"tmp\" dir; $(touch pwned) `x`";
   std::filesystem::create_directory(tmp);
   ScopedEnv tmpdir("TMPDIR", tmp);
-  ScopedEnv cc("CC", std::string(DLCA_C_COMPILER) + " -fno-lto -Wall");
+  ScopedEnv cc("CC", testing::c_compiler() + " -fno-lto -Wall");
   const auto kernel = compiled_kernel(circuit);
   std::vector<uint64_t> in(9, 0x0123456789abcdefull), out(1, 0);
   std::vector<const uint64_t*> patch;
@@ -268,7 +287,6 @@ TEST_CASE("the run-time compiler: $CC split on blanks, no shell, any TMPDIR") {
   CHECK(out[0] == ~0x0123456789abcdefull);
   CHECK(std::filesystem::is_empty(tmp));  // its temporary directory is gone
   CHECK_FALSE(std::filesystem::exists(dir / "pwned"));
-#endif
 }
 
 namespace {
