@@ -5,15 +5,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "dlca/atomic_file.hpp"
 #include "dlca/backend_choice.hpp"
 #include "dlca/experiment_file.hpp"
+#include "dlca/output_paths.hpp"
+#include "dlca/stop_signals.hpp"
 #include "dlca/trainer.hpp"
 
 namespace {
@@ -100,7 +102,10 @@ int main(int argc, char** argv) {
                  "Vulkan: activations per chunk of cells, MiB (0 = the backend's default)");
   CLI11_PARSE(app, argc, argv);
 
+  const dlca::StopSignals signals(
+      false);  // a signal removes the temporary files, then ends the run
   try {
+    dlca::check_output_paths({{"--config", config}}, {{"--csv", csv_path}});
     std::vector<Workload> workloads;
     const auto load = [&](const std::string& name) {
       Workload w{name, dlca::load_experiment(name, DLCA_TARGETS_DIR)};
@@ -176,13 +181,12 @@ int main(int argc, char** argv) {
       if (profile) fmt::print("  {}", dlca::describe_profile(vulkan->profile()));
       std::fflush(stdout);
     }
-    if (!csv_path.empty()) {
-      std::ofstream out(csv_path + ".tmp");
-      out << csv;
-      out.close();
-      if (!out || std::rename((csv_path + ".tmp").c_str(), csv_path.c_str()) != 0)
-        throw std::runtime_error("--csv " + csv_path + ": cannot write");
-    }
+    if (!csv_path.empty()) dlca::write_file_atomically(csv_path, csv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(
+        stderr,
+        "compare_backends: out of memory while training (try a smaller --batch or --size)\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compare_backends: %s\n", e.what());
     return 1;

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   app.add_option("--config", experiment, "experiment name or JSON file")->capture_default_str();
   cli.add_to(app);
   CLI11_PARSE(app, argc, argv);
+  cli.inputs = {{"--config", file.path}, {"--config's image", file.task.image}};
   if (file.task.kind == "game_of_life")
     cli.run.evaluate = [](const dlca::Model& model) {
       return nlohmann::json{
