@@ -1,5 +1,8 @@
-// Writing a user's file safely: to a temporary file beside it, flushed, then renamed over it, so a
-// crash never leaves a half-written file. Errors name the file and the reason.
+// Writing a user's file safely: to a temporary file beside it (FILE.tmp.<pid>), flushed, then
+// renamed over it, so a crash never leaves a half-written file. Outputs that are not regular files
+// (/dev/null, /dev/stdout, a pipe) are written directly and never replaced. Temporary files are
+// removed on every exit path, signals included (remove_temporary_files), and stale ones left by
+// dead processes are removed when the file is next written. Errors name the file and the reason.
 #pragma once
 
 #include <stdexcept>
@@ -14,10 +17,35 @@ class FileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An output being written: a registered temporary beside a regular (or new) file, or the file
+// itself when it is a device or a pipe. commit() makes it the file; destroying an uncommitted
+// OutputFile removes the temporary.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  void write(std::string_view bytes);  // throws FileError
+  void commit();                       // throws FileError
+  const std::string& path() const { return path_; }
+
+ private:
+  void discard();
+  std::string path_, tmp_, target_;  // tmp_ empty when writing directly; target_: renamed onto
+  int fd_ = -1;
+  int slot_ = -1;  // in the registry remove_temporary_files() reads
+};
+
 void write_file_atomically(const std::string& path, std::string_view contents);
 // Throws FileError unless `path` could be created or replaced (its directory exists and is
-// writable), so a long run can refuse a bad output path before it starts.
+// writable, and it is not a directory), so a long run can refuse a bad output path before it
+// starts.
 void check_writable(const std::string& path);
 std::string read_file(const std::string& path, size_t max_bytes = size_t(1) << 30);
+
+// Unlinks every temporary file this process is writing. Async-signal-safe (signal handlers call
+// it).
+void remove_temporary_files() noexcept;
 
 }  // namespace dlca

@@ -4,9 +4,11 @@
 // stored grid states (checkpointing, the default) or kept for every step.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "dlca/backend.hpp"
+#include "dlca/config.hpp"
 
 namespace dlca {
 
@@ -35,5 +37,14 @@ class CpuBackend : public Backend {
 // The tile size chosen automatically for a program of `rows` rows (activations and gradients of one
 // tile stay within about 1 MiB).
 int default_tile_cells(uint32_t rows);
+
+// The tile size used: `requested` (0: default_tile_cells(rows)), clamped to the batch's `cells`
+// rounded up to a SIMD row (a larger tile only holds padding).
+int tile_cells_for(int requested, uint32_t rows, int64_t cells);
+
+// An estimate of the host memory training `config` needs on this backend (grid states of every
+// step, state and patch gradients, activations of the tiles, per-thread scratch, model and
+// optimizer), computed from the configuration alone, before anything is allocated.
+uint64_t cpu_training_bytes(const ExperimentConfig& config, const CpuBackendOptions& options);
 
 }  // namespace dlca

@@ -26,6 +26,7 @@ struct TaskSpec {
 struct ExperimentFile {
   ExperimentConfig config;
   TaskSpec task;
+  std::string path;  // the file read
 };
 
 // NAME (a file targets/NAME.json under `targets_dir`) or a path to a .json file. Throws FileError

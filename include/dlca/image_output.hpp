@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,17 +17,19 @@ struct RgbImage {
 
 void write_png(const std::string& path, const RgbImage& image);  // throws FileError
 
-// Frames added one at a time; every frame has the first frame's size. Colours beyond the first
-// 256 distinct ones are refused.
+// An animated GIF streamed to its file (a temporary, renamed by finish()): each frame is encoded
+// and written when it is added, so memory does not grow with the number of frames. Every frame has
+// the first frame's size; the palette is the first frame's colours plus the 8 colours of
+// render_cells, at most 256 (a later frame with another colour is refused).
 class GifWriter {
  public:
   GifWriter(std::string path, int delay_ms);
-  void add_frame(const RgbImage& frame);
-  void finish();  // writes the file; throws FileError
+  ~GifWriter();
+  void add_frame(const RgbImage& frame);  // throws FileError
+  void finish();                          // completes the file; throws FileError
  private:
-  std::string path_;
-  int delay_ms_;
-  std::vector<RgbImage> frames_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Cell states drawn as pictures: channel 0 as black (1) on white, or channels 0..2 as RGB (the

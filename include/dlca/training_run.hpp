@@ -1,8 +1,9 @@
 // Running a whole training for a command-line program: epochs with a live progress line (or plain
 // periodic lines when not on a terminal), the per-epoch CSV log, periodic checkpoints, the final
-// summary (printed and as JSON), and the saved checkpoint. Ctrl-C stops after the current epoch and
-// still writes everything. A trainer restored from a checkpoint continues where it stopped; the log
-// and summary then cover the whole run.
+// summary (printed and as JSON), and the saved checkpoint. Ctrl-C or SIGTERM stops after the
+// current epoch and still writes everything; a second one stops at once, leaving no partial file. A
+// trainer restored from a checkpoint continues where it stopped; the log and summary then cover the
+// whole run.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dlca/output_paths.hpp"
 #include "dlca/trainer.hpp"
 
 namespace dlca {
@@ -45,11 +47,15 @@ struct TrainingSummary {
   double wall_seconds = 0;                  // of this invocation
   double median_epoch_ms = 0;
   bool interrupted = false;
+  int stop_signal = 0;  // SIGINT or SIGTERM when a signal stopped the run
   // Hard circuit's op counts (argmax), perception (per kernel) and update separately.
   std::vector<int> perception_op_counts, update_op_counts;
   nlohmann::json extra;  // keys from TrainingRunOptions::evaluate
   nlohmann::json to_json() const;
 };
+
+// The files a run writes, named by option, for check_output_paths.
+std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options);
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out);

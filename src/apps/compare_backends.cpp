@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -14,9 +13,11 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_numbers.hpp"
-
+#include "dlca/atomic_file.hpp"
 #include "dlca/backend_choice.hpp"
 #include "dlca/experiment_file.hpp"
+#include "dlca/output_paths.hpp"
+#include "dlca/stop_signals.hpp"
 #include "dlca/trainer.hpp"
 
 namespace {
@@ -109,7 +110,10 @@ int main(int argc, char** argv) {
       ->check(dlca::cli::integer_from_to<uint64_t>(0, uint64_t(1) << 20));
   CLI11_PARSE(app, argc, argv);
 
+  const dlca::StopSignals signals(
+      false);  // a signal removes the temporary files, then ends the run
   try {
+    dlca::check_output_paths({{"--config", config}}, {{"--csv", csv_path}});
     std::vector<Workload> workloads;
     const auto load = [&](const std::string& name) {
       Workload w{name, dlca::load_experiment(name, DLCA_TARGETS_DIR)};
@@ -185,13 +189,12 @@ int main(int argc, char** argv) {
       if (profile) fmt::print("  {}", dlca::describe_profile(vulkan->profile()));
       std::fflush(stdout);
     }
-    if (!csv_path.empty()) {
-      std::ofstream out(csv_path + ".tmp");
-      out << csv;
-      out.close();
-      if (!out || std::rename((csv_path + ".tmp").c_str(), csv_path.c_str()) != 0)
-        throw std::runtime_error("--csv " + csv_path + ": cannot write");
-    }
+    if (!csv_path.empty()) dlca::write_file_atomically(csv_path, csv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(
+        stderr,
+        "compare_backends: out of memory while training (try a smaller --batch or --size)\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compare_backends: %s\n", e.what());
     return 1;

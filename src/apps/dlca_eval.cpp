@@ -15,6 +15,8 @@
 #include "dlca/backend_choice.hpp"
 #include "dlca/evaluation.hpp"
 #include "dlca/model_file.hpp"
+#include "dlca/output_paths.hpp"
+#include "dlca/stop_signals.hpp"
 
 int main(int argc, char** argv) {
   std::string model_path, test = "generalize", csv_path, backend = "cpu";
@@ -61,13 +63,26 @@ int main(int argc, char** argv) {
                                   threads > 0 ? size_t(threads)
                                               : tbb::global_control::active_value(
                                                     tbb::global_control::max_allowed_parallelism));
+  const dlca::StopSignals signals(
+      false);  // a signal removes the temporary files, then ends the run
   try {
+    dlca::check_output_paths({{"--model", model_path}}, {{"--csv", csv_path}});
     const dlca::Model model = dlca::load_model(model_path);
-    if (!csv_path.empty()) dlca::check_writable(csv_path);
     dlca::EvaluationSettings s;
     const bool robustness = test == "robustness";
-    s.size = size > 0 ? size : robustness ? 64 : 4 * model.config.height;
-    s.steps = steps > 0 ? steps : robustness ? 4000 : 4 * model.config.steps;
+    // The defaults scale the training grid and steps by 4: in 64 bits, refused past the limits.
+    const int64_t default_size = 4 * int64_t(model.config.height),
+                  default_steps = 4 * int64_t(model.config.steps);
+    if (size == 0 && !robustness && default_size > 8192)
+      throw std::runtime_error(
+          fmt::format("{}: 4 x the training grid ({}) is more than 8192 cells wide; give --size",
+                      model_path, model.config.height));
+    if (steps == 0 && !robustness && default_steps > 1000000000)
+      throw std::runtime_error(
+          fmt::format("{}: 4 x the training steps ({}) is more than 1000000000 steps; give --steps",
+                      model_path, model.config.steps));
+    s.size = size > 0 ? size : robustness ? 64 : int(default_size);
+    s.steps = steps > 0 ? steps : robustness ? 4000 : int(default_steps);
     s.async = test == "async" || robustness || model.config.async;
     s.fire_rate = fire_rate;
     s.block = (test == "fault" || test == "heal") ? block : 0;
@@ -99,6 +114,10 @@ int main(int argc, char** argv) {
         errors.back(), *std::min_element(errors.begin(), errors.end()), tail_from + 1, tail_mean,
         s.size * s.size);
     return 0;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "dlca_eval: out of memory for the evaluation grid (try a smaller --size)\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dlca_eval: %s\n", e.what());
     return 1;

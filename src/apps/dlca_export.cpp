@@ -11,6 +11,8 @@
 #include "dlca/circuit_export.hpp"
 #include "dlca/digitaljs.hpp"
 #include "dlca/model_file.hpp"
+#include "dlca/output_paths.hpp"
+#include "dlca/stop_signals.hpp"
 
 int main(int argc, char** argv) {
   std::string model_path, circuit_path, digitaljs_path, c_path, verilog_path, name;
@@ -37,9 +39,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "dlca_export: --name %s: %s\n", name.c_str(), problem(name).c_str());
       return 2;
     }
+  const dlca::StopSignals signals(
+      false);  // a signal removes the temporary files, then ends the run
   try {
-    for (const std::string* path : {&digitaljs_path, &c_path, &verilog_path})
-      if (!path->empty()) dlca::check_writable(*path);
+    dlca::check_output_paths(
+        {{"--model", model_path}, {"--circuit", circuit_path}},
+        {{"--digitaljs", digitaljs_path}, {"--c", c_path}, {"--verilog", verilog_path}});
     dlca::Circuit circuit;
     if (!model_path.empty()) {
       const dlca::Model m = dlca::load_model(model_path);
@@ -61,6 +66,9 @@ int main(int argc, char** argv) {
     if (!verilog_path.empty())
       dlca::write_file_atomically(verilog_path, dlca::circuit_to_verilog(circuit, name));
     return 0;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dlca_export: out of memory while exporting the circuit\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dlca_export: %s\n", e.what());
     return 1;

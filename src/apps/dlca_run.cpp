@@ -19,9 +19,12 @@
 #include "dlca/digitaljs.hpp"
 #include "dlca/image_output.hpp"
 #include "dlca/image_target.hpp"
+#include "dlca/memory_budget.hpp"
 #include "dlca/model_file.hpp"
+#include "dlca/output_paths.hpp"
 #include "dlca/random.hpp"
 #include "dlca/simulation_grid.hpp"
+#include "dlca/stop_signals.hpp"
 #include "dlca/vulkan_grid.hpp"
 
 namespace {
@@ -37,9 +40,27 @@ struct Options {
   double fire_rate = 0.6;
   uint64_t seed = 1;
   int damage_block = 0, damage_steps = 0, damage_random = 0;
-  std::string png_path, gif_path, csv_path;
+  std::string png_path, gif_path, csv_path, max_memory;
   int gif_every = 1, zoom = 0;
 };
+
+// An estimate of the host memory a run needs at its peak: the bit planes (state and next, per
+// thread shifted rows), the byte-per-cell planes of the start, target and final picture, and a
+// PNG's pixels (as floats) when one is read.
+uint64_t run_memory_bytes(const Options& o, int channels, int height, int width, bool vulkan) {
+  const uint64_t cells = uint64_t(height) * uint64_t(width), C = uint64_t(channels);
+  const uint64_t plane_bytes = uint64_t(height) * ((uint64_t(width) + 63) / 64) * 8;
+  const uint64_t threads = o.threads > 0 ? uint64_t(o.threads) : 64;
+  uint64_t bytes = vulkan ? C * plane_bytes
+                          : 2 * C * plane_bytes + threads * C * 3 * 66 * (plane_bytes / height);
+  const bool png_in = o.init != "random" && o.init != "seed";
+  const bool png_target = !o.target.empty() && o.target != "checkerboard";
+  uint64_t peak = (C + 1) * cells;                            // a start as bytes, and a zero plane
+  if (png_in || png_target) peak += 3 * 16 * cells;           // a PNG resized to the grid (floats)
+  if (!o.target.empty()) bytes += 3 * (cells + plane_bytes);  // targets, bytes and packed
+  if (!o.png_path.empty()) peak = std::max(peak, (C + 6) * cells);  // state, RGB, encoded
+  return bytes + peak;
+}
 
 // Bit planes [k][H][W] of a PNG: mono (channel 0) or the 8-colour rules (channels 0..2).
 std::vector<uint8_t> png_planes(const std::string& path, int height, int width, bool colour) {
@@ -48,6 +69,18 @@ std::vector<uint8_t> png_planes(const std::string& path, int height, int width, 
 }
 
 int run(const Options& o) {
+  // Files are checked before any work.
+  const auto is_file = [](const std::string& what, std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (what == n) return std::string();
+    return what;
+  };
+  check_output_paths({{"--model", o.model_path},
+                      {"--circuit", o.circuit_path},
+                      {"--init", is_file(o.init, {"random", "seed"})},
+                      {"--target", is_file(o.target, {"checkerboard"})}},
+                     {{"--png", o.png_path}, {"--gif", o.gif_path}, {"--csv", o.csv_path}});
+
   // The circuit.
   Circuit circuit;
   std::optional<ExperimentConfig> config;
@@ -67,6 +100,15 @@ int run(const Options& o) {
                               o.threads > 0 ? size_t(o.threads)
                                             : tbb::global_control::active_value(
                                                   tbb::global_control::max_allowed_parallelism));
+
+  const int zoom = o.zoom ? o.zoom : std::max(1, 256 / std::max(height, width));
+  if (!o.gif_path.empty() && int64_t(std::max(height, width)) * zoom > 2048)
+    throw std::runtime_error(fmt::format(
+        "--gif: a {}x{} grid at zoom {} is more than 2048 pixels wide; use --png or a smaller grid",
+        width, height, zoom));
+  check_memory(run_memory_bytes(o, C, height, width, o.backend == "vulkan"),
+               fmt::format("a {}x{} grid of {} channels", width, height, C),
+               o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
 
   // The grid: on a Vulkan device, or on the CPU with a compiled or interpreted kernel.
   std::unique_ptr<SimulationGrid> grid;
@@ -97,15 +139,6 @@ int run(const Options& o) {
     if (!kernel) kernel = interpreted_kernel(circuit);
     grid = make_cpu_grid(circuit, kernel, height, width, periodic);
   }
-
-  // Outputs are checked before any work is done.
-  for (const std::string* path : {&o.png_path, &o.gif_path, &o.csv_path})
-    if (!path->empty()) check_writable(*path);
-  const int zoom = o.zoom ? o.zoom : std::max(1, 256 / std::max(height, width));
-  if (!o.gif_path.empty() && std::max(height, width) * zoom > 2048)
-    throw std::runtime_error(fmt::format(
-        "--gif: a {}x{} grid at zoom {} is more than 2048 pixels wide; use --png or a smaller grid",
-        width, height, zoom));
 
   const size_t cells = size_t(height) * width;
   // How many [H][W] planes `planes` holds; more than the circuit's channels is an error.
@@ -266,13 +299,23 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "compiled", "interpreted"}));
   dlca::cli::add_backend_options(app, o.backend, o.device);
   app.add_flag("--quiet", o.quiet, "print only --time");
+  app.add_option("--max-memory", o.max_memory,
+                 "memory the run may use, e.g. 4G (default: what is available); a run that needs "
+                 "more is refused before it starts")
+      ->check(CLI::Validator(memory_size_error, "SIZE"));
   CLI11_PARSE(app, argc, argv);
   if (o.model_path.empty() && o.circuit_path.empty()) {
     std::fprintf(stderr, "dlca_run: give --model FILE or --circuit FILE.json\n");
     return 2;
   }
+  const StopSignals signals(false);  // a signal removes the temporary files, then ends the run
   try {
     return run(o);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "dlca_run: out of memory for the grid and its pictures (try a smaller "
+                 "grid, or fewer outputs)\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dlca_run: %s\n", e.what());
     return 1;

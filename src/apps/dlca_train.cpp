@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
       ->default_str("checkerboard_sync");
   cli.add_to(app);
   CLI11_PARSE(app, argc, argv);
+  cli.inputs = {{"--config", file.path}, {"--config's image", file.task.image}};
   if (file.task.kind == "game_of_life")
     cli.run.evaluate = [](const dlca::Model& model) {
       return nlohmann::json{

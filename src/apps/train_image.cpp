@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
     target_path = std::string(DLCA_TARGETS_DIR) + "/" + preset + ".png";
   else
     cli.config.name = "image:" + target_path.substr(target_path.find_last_of('/') + 1);
+  cli.inputs.push_back({"--target", target_path});
   try {
     std::vector<uint8_t> masks;
     if (target_path.empty()) {
@@ -129,6 +130,9 @@ int main(int argc, char** argv) {
     return cli.train("train_image", [&](const dlca::ExperimentConfig& c) {
       return dlca::ImageTask(c, target, seeded);
     });
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "train_image: out of memory reading the target %s\n", target_path.c_str());
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "train_image: %s\n", e.what());
     return 1;

@@ -16,7 +16,10 @@
 
 #include "dlca/backend_choice.hpp"
 #include "dlca/config_json.hpp"
+#include "dlca/cpu_backend.hpp"
+#include "dlca/memory_budget.hpp"
 #include "dlca/model_file.hpp"
+#include "dlca/output_paths.hpp"
 #include "dlca/training_run.hpp"
 
 namespace dlca::cli {
@@ -58,6 +61,9 @@ struct TrainingCli {
   bool keep_activations = false;
   std::string streams;
   std::string resume_path;
+  std::string max_memory;
+  // Files the program reads (--config, --target, ...), checked against the outputs before work.
+  std::vector<NamedPath> inputs;
 
   explicit TrainingCli(ExperimentConfig preset) { use_preset(std::move(preset)); }
 
@@ -113,6 +119,10 @@ struct TrainingCli {
         ->capture_default_str()
         ->check(positive_integer());
     app.add_flag("--quiet", run.quiet, "no progress output");
+    app.add_option("--max-memory", max_memory,
+                   "memory the run may use, e.g. 4G (default: what is available); a run that "
+                   "needs more is refused before it starts")
+        ->check(CLI::Validator(memory_size_error, "SIZE"));
   }
 
   // Trains with the parsed options; returns the process exit status.
@@ -124,6 +134,9 @@ struct TrainingCli {
     try {
       if (run.checkpoint_every > 0 && run.save_path.empty())
         throw std::runtime_error("--checkpoint-every: needs --save FILE to write to");
+      std::vector<NamedPath> all_inputs = inputs;
+      all_inputs.push_back({"--resume", resume_path});
+      check_output_paths(all_inputs, training_output_paths(run), {{"--resume", "--save"}});
       std::optional<ModelFile> resumed;
       if (!resume_path.empty()) {
         resumed = load_checkpoint(resume_path);
@@ -151,16 +164,25 @@ struct TrainingCli {
       choice.cpu = backend;
       ChosenBackend chosen = make_backend(choice);
       if (!chosen.note.empty()) std::fprintf(stderr, "%s: %s\n", program, chosen.note.c_str());
+      if (!chosen.vulkan)
+        check_memory(cpu_training_bytes(config, backend), "training on the CPU",
+                     max_memory.empty() ? 0 : parse_memory_size(max_memory));
       Trainer trainer(std::move(model), *task_ptr, *chosen.backend);
       if (resumed) restore_training(trainer, std::move(*resumed->training));
       const auto summary = run_training(trainer, chosen.backend->name(), run, std::cout);
       if (choice.profile && chosen.vulkan) std::cout << describe_profile(chosen.vulkan->profile());
       if (choice.profile && !chosen.vulkan)
         std::fprintf(stderr, "%s: --profile: only the Vulkan backend is profiled\n", program);
-      return summary.interrupted ? 130 : 0;
+      return summary.interrupted ? 128 + (summary.stop_signal ? summary.stop_signal : 2) : 0;
     } catch (const ConfigError& e) {
       std::fprintf(stderr, "%s: invalid configuration: %s\n", program, e.what());
       return 2;
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr,
+                   "%s: out of memory while training (the estimate before the start was too low; "
+                   "try a smaller --batch or grid)\n",
+                   program);
+      return 1;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "%s: %s\n", program, e.what());
       return 1;

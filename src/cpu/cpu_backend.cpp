@@ -54,6 +54,46 @@ int default_tile_cells(uint32_t rows) {
       std::clamp<size_t>(cells / kernels::kRowAlign * kernels::kRowAlign, kernels::kRowAlign, 512));
 }
 
+int tile_cells_for(int requested, uint32_t rows, int64_t cells) {
+  const int64_t tile = requested > 0 ? requested : default_tile_cells(rows);
+  return int(std::min<int64_t>(
+      tile, int64_t(round_up(size_t(std::max<int64_t>(cells, 1)), kernels::kRowAlign))));
+}
+
+uint64_t cpu_training_bytes(const ExperimentConfig& cfg, const CpuBackendOptions& options) {
+  const auto sum_from_1 = [](const std::vector<int>& v) {
+    uint64_t s = 0;
+    for (size_t i = 1; i < v.size(); ++i) s += uint64_t(std::max(v[i], 0));
+    return s;
+  };
+  const uint64_t C = uint64_t(std::max(cfg.channels, 0)), K = uint64_t(std::max(cfg.kernels, 0));
+  const uint64_t rows =
+      9 * C + C * K * sum_from_1(cfg.perception_layers) + sum_from_1(cfg.update_layers);
+  const uint64_t gates = K * sum_from_1(cfg.perception_layers) + sum_from_1(cfg.update_layers);
+  const uint64_t cells = uint64_t(std::max(cfg.batch, 0)) * uint64_t(std::max(cfg.height, 0)) *
+                         uint64_t(std::max(cfg.width, 0));
+  const uint64_t steps = uint64_t(std::max(cfg.steps, 0)), state = cells * C;
+  const uint64_t tile =
+      uint64_t(tile_cells_for(options.tile_cells, uint32_t(std::min<uint64_t>(rows, UINT32_MAX)),
+                              int64_t(std::min<uint64_t>(cells, INT64_MAX))));
+  const uint64_t stride = round_up(tile, kernels::kRowAlign), tiles = (cells + tile - 1) / tile;
+  const uint64_t threads = options.threads > 0
+                               ? uint64_t(options.threads)
+                               : uint64_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+  uint64_t floats = (steps + 1) * state  // every step's grid states
+                    + 4 * state          // gradients of the state, initial state, final state
+                    + 9 * C * cells      // patch gradients
+                    + 2 * threads * rows * stride;  // activations and gradients of a tile
+  if (!options.checkpointing) floats += steps * tiles * rows * stride;
+  uint64_t bytes = 4 * floats;
+  bytes += cells * 9 * 4 * 2 + cells * 8;         // neighbour tables
+  bytes += uint64_t(kMaxChunks) * gates * 4 * 8;  // per-chunk gate sums
+  bytes += gates * 16 * 4 * 6;                    // logits, moments, gradient, coefficients
+  bytes += (cfg.async ? steps * cells : 0);       // fire masks
+  bytes += 2 * rows * (cells / 8 + 8);            // the bit-sliced hard rollout
+  return bytes;
+}
+
 struct CpuBackend::Impl {
   tbb::task_arena arena;
   tbb::enumerable_thread_specific<Scratch> scratch;
@@ -183,8 +223,7 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   plan.geometry = &geo;
   plan.coeffs = coeffs.data();
   plan.masks = masks;
-  plan.tile_cells =
-      options_.tile_cells > 0 ? options_.tile_cells : default_tile_cells(prog.num_rows);
+  plan.tile_cells = tile_cells_for(options_.tile_cells, prog.num_rows, geo.cells());
   plan.num_tiles = (geo.cells() + plan.tile_cells - 1) / plan.tile_cells;
   plan.num_chunks = std::min(plan.num_tiles, kMaxChunks);
   plan.stride = round_up(size_t(plan.tile_cells), kernels::kRowAlign);

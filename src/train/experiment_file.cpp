@@ -70,6 +70,7 @@ ExperimentFile load_experiment(const std::string& name_or_path, const std::strin
     ExperimentFile file;
     file.config = config_from_json(j.at("config"));
     file.task = task_from_json(j.value("task", nlohmann::json::object()), path.parent_path());
+    file.path = path.string();
     return file;
   } catch (const ConfigError& e) {
     throw ConfigError(path.string() + ": " + e.what());

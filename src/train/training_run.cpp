@@ -2,9 +2,7 @@
 #include "dlca/training_run.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <vector>
 
@@ -14,15 +12,14 @@
 #include "dlca/atomic_file.hpp"
 #include "dlca/circuit.hpp"
 #include "dlca/model_file.hpp"
+#include "dlca/output_paths.hpp"
+#include "dlca/stop_signals.hpp"
 #include "dlca/svg_plots.hpp"
 #include "dlca/training_pictures.hpp"
 
 namespace dlca {
 
 namespace {
-
-std::atomic<bool> g_stop_requested{false};
-extern "C" void request_stop(int) { g_stop_requested = true; }
 
 std::string format_seconds(double s) {
   if (s < 60) return fmt::format("{:.1f} s", s);
@@ -75,14 +72,20 @@ std::string histogram_line(const std::vector<int>& counts) {
 
 }  // namespace
 
+std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options) {
+  return {{"--log", options.log_path},
+          {"--log (its SVG)", options.log_path.empty() ? "" : svg_beside(options.log_path)},
+          {"--summary", options.summary_path},
+          {"--save", options.save_path},
+          {"--gif", options.gif_path},
+          {"--histogram", options.histogram_path}};
+}
+
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out) {
-  for (const std::string* path : {&options.log_path, &options.summary_path, &options.save_path,
-                                  &options.gif_path, &options.histogram_path})
-    if (!path->empty()) check_writable(*path);
-  if (!options.log_path.empty()) check_writable(svg_beside(options.log_path));
-  g_stop_requested = false;
-  auto previous_handler = std::signal(SIGINT, request_stop);
+  check_output_paths({}, training_output_paths(options));
+  // Ctrl-C or SIGTERM: stop after this epoch and write everything; a second one: stop now.
+  const StopSignals signals(true);
   const bool live = !options.quiet && ::isatty(STDERR_FILENO);
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -105,7 +108,7 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
     save_model_file(options.save_path, trainer.model(), &state);
   };
   double last_draw = -1, last_log_write = 0;
-  while (trainer.epoch() < options.epochs && !g_stop_requested) {
+  while (trainer.epoch() < options.epochs && !StopSignals::stop_requested()) {
     const EpochStats stats = trainer.run_epoch();
     const double now = elapsed();
     const int64_t done = trainer.epoch();
@@ -136,7 +139,7 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
       save();
   }
   if (live) std::fprintf(stderr, "\n");
-  std::signal(SIGINT, previous_handler);
+  summary.stop_signal = StopSignals::signal_number();
 
   const std::vector<EpochStats>& history = trainer.history();
   std::vector<double> epoch_ms;

@@ -1,0 +1,24 @@
+// The check every program runs on its file names before doing any work: an output that is a
+// directory, in a missing or unwritable directory, the same file as an input, or the same file as
+// another output is refused with one line naming both options. Paths are compared as files (same
+// device and inode, or the same resolved path for files not yet made). Devices and pipes
+// (/dev/null, a FIFO) are exempt from the sameness checks: they are written in place.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dlca {
+
+struct NamedPath {
+  std::string option;  // "--save", "--model", "--log (its SVG)", ...
+  std::string path;    // empty: not given, ignored
+};
+
+// `may_replace`: (input option, output option) pairs that may name the same file, e.g.
+// {"--resume", "--save"} (continue a checkpoint and save it in place). Throws FileError.
+void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
+                        const std::vector<std::pair<std::string, std::string>>& may_replace = {});
+
+}  // namespace dlca

@@ -1,0 +1,26 @@
+// SIGINT and SIGTERM for the command-line programs, installed for a scope and restored after it
+// (also when it is left by an exception). Graceful: the first signal only asks the program to stop
+// (stop_requested()); a second one, or any signal when not graceful, removes the temporary files
+// being written (remove_temporary_files) and ends the process by the signal (status 130 / 143).
+#pragma once
+
+#include <csignal>
+
+namespace dlca {
+
+class StopSignals {
+ public:
+  explicit StopSignals(bool graceful);
+  ~StopSignals();
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  static bool stop_requested();
+  static int signal_number();  // the first signal received, 0 if none
+
+ private:
+  struct sigaction interrupt_ {
+  }, terminate_{};
+  bool graceful_before_ = false;
+};
+
+}  // namespace dlca

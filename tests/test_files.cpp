@@ -1,0 +1,135 @@
+// Files, signals and memory: outputs written in place when they are devices or pipes, the shared
+// output check, memory sizes and estimates, and dlca_eval's refusal of 4 x steps past its limit
+// (run as a program on a model file saved here).
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/checkerboard.hpp"
+#include "dlca/cpu_backend.hpp"
+#include "dlca/memory_budget.hpp"
+#include "dlca/model_file.hpp"
+#include "dlca/output_paths.hpp"
+
+using namespace dlca;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("dlca_test_files_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string refusal(const std::vector<NamedPath>& in, const std::vector<NamedPath>& out) {
+  try {
+    check_output_paths(in, out, {{"--resume", "--save"}});
+  } catch (const FileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a write to a pipe goes into the pipe and leaves no temporary") {
+  const fs::path dir = fresh_dir("pipe");
+  const std::string fifo = (dir / "p").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  FILE* reader = ::popen(("cat " + fifo).c_str(), "r");
+  REQUIRE(reader);
+  write_file_atomically(fifo, "through the pipe\n");
+  char line[64] = {};
+  REQUIRE(std::fgets(line, sizeof line, reader));
+  ::pclose(reader);
+  CHECK(std::string(line) == "through the pipe\n");
+  struct stat st {};
+  REQUIRE(::stat(fifo.c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an OutputFile not committed leaves nothing, and reading a directory says so") {
+  const fs::path dir = fresh_dir("uncommitted");
+  {
+    OutputFile out((dir / "x.json").string());
+    out.write("half");
+  }
+  CHECK(fs::is_empty(dir));
+  CHECK_THROWS_WITH_AS(read_file(dir.string()), (dir.string() + ": is a directory").c_str(),
+                       FileError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("check_output_paths compares files, not spellings") {
+  const fs::path dir = fresh_dir("paths");
+  const std::string a = (dir / "a.json").string(), b = (dir / "sub" / ".." / "a.json").string();
+  fs::create_directories(dir / "sub");
+  write_file_atomically(a, "{}");
+  CHECK(refusal({{"--model", a}}, {{"--png", b}}) ==
+        "--png " + b + ": is the input --model " + a + "; write it somewhere else");
+  CHECK(refusal({{"--resume", a}}, {{"--save", b}}).empty());
+  CHECK(refusal({}, {{"--log", (dir / "n.csv").string()}, {"--summary", (dir / "n.csv").string()}})
+            .find("is also the output --log") != std::string::npos);
+  CHECK(refusal({}, {{"--log", "/dev/null"}, {"--summary", "/dev/null"}}).empty());
+  CHECK(refusal({}, {{"--save", dir.string()}}) == "--save " + dir.string() + ": is a directory");
+  CHECK(
+      refusal({}, {{"--save", (dir / "none" / "m.json").string()}}).find(": cannot write there") !=
+      std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("memory sizes and the training estimate") {
+  CHECK(parse_memory_size("4G") == uint64_t(4) << 30);
+  CHECK(parse_memory_size("512MiB") == uint64_t(512) << 20);
+  CHECK(parse_memory_size("1000") == 1000);
+  CHECK_THROWS_AS(parse_memory_size("nan"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_memory_size("-1G"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_memory_size("1e30T"), std::invalid_argument);
+  CHECK(format_bytes(uint64_t(3) << 29) == "1.5 GiB");
+  // The paper's checkerboard: a few MiB; an 8192^2 grid for 20 steps: tens of GiB.
+  ExperimentConfig c = checkerboard_sync_config();
+  CHECK(cpu_training_bytes(c, {}) < (uint64_t(64) << 20));
+  c.height = c.width = 8192;
+  c.batch = 1;
+  CHECK(cpu_training_bytes(c, {}) > (uint64_t(20) << 30));
+  CHECK_THROWS_WITH(check_memory(uint64_t(2) << 30, "this", uint64_t(1) << 30),
+                    "this needs about 2.0 GiB of memory, more than --max-memory 1.0 GiB");
+  // --tile-cells is clamped to the grid's cells, rounded to a SIMD row.
+  CHECK(tile_cells_for(2000000000, 100, 512) == 512);
+  CHECK(tile_cells_for(0, 100, 1) <= 64);
+}
+
+#ifdef DLCA_EVAL
+TEST_CASE("dlca_eval refuses 4 x steps past its limit") {
+  const fs::path dir = fresh_dir("eval");
+  ExperimentConfig c = checkerboard_sync_config();
+  c.steps = 600000000;  // 4 x steps overflows int
+  save_model_file((dir / "m.json").string(), make_model(c));
+  const std::string command =
+      std::string(DLCA_EVAL " --model ") + (dir / "m.json").string() + " 2>&1";
+  FILE* out = ::popen(command.c_str(), "r");
+  REQUIRE(out);
+  std::string text;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, out)) text += buffer;
+  const int status = ::pclose(out);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK(
+      text.find("4 x the training steps (600000000) is more than 1000000000 steps; give --steps") !=
+      std::string::npos);
+  fs::remove_all(dir);
+}
+#endif
