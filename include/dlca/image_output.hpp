@@ -29,9 +29,4 @@ class GifWriter {
   std::vector<RgbImage> frames_;
 };
 
-// Cell states drawn as pictures: channel 0 as black (1) on white, or channels 0..2 as RGB (the
-// 8-colour targets); each cell `zoom` x `zoom` pixels.
-RgbImage render_cells(const std::vector<uint8_t>& state, int channels, int height, int width,
-                      bool rgb, int zoom);
-
 }  // namespace dlca
