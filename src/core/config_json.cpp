@@ -110,7 +110,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read(json, "fire_rate", c.fire_rate);
   read(json, "loss_channels", c.loss_channels);
   read(json, "seed", c.seed);
-  std::string streams = "dlca";
+  std::string streams = "jax";  // the default, as ExperimentConfig's
   read(json, "random_streams", streams);
   if (streams != "dlca" && streams != "jax")
     throw ConfigError(
