@@ -4,8 +4,8 @@
 //   dlca_make_png OUT WIDTH HEIGHT DEPTH(8|16) TYPE(0 grey|2 RGB|4 grey+alpha|6 RGBA) BLOCK
 //   [DAMAGE]
 // Pixels are white and opaque where (y/BLOCK + x/BLOCK) is odd, black elsewhere. DAMAGE: crc (a
-// pixel byte changed after the CRC was computed), truncate (the file cut in the middle of IDAT),
-// header-only (the header's size with the data of a 1x1 image).
+// bit of IDAT's stored CRC flipped; the data still decodes), truncate (the file cut in the middle
+// of IDAT), header-only (the header's size with the data of a 1x1 image).
 #include <zlib.h>
 
 #include <cstdio>
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   const std::string pixels = damage == "header-only" ? deflated_pixels(1, 1, depth, type, 1)
                                                      : deflated_pixels(w, h, depth, type, block);
   std::string idat = chunk("IDAT", pixels);
-  if (damage == "crc") idat[idat.size() / 2] ^= 0x10;  // inside the data, CRC unchanged
+  if (damage == "crc") idat.back() ^= 0x10;  // the stored CRC: the data itself decodes
   std::string png =
       std::string("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", ihdr) + idat + chunk("IEND", "");
   if (damage == "truncate") png.resize(33 + idat.size() / 2);
