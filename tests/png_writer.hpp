@@ -66,4 +66,19 @@ inline std::string png_bytes(uint32_t width, uint32_t height, int color_type, in
          chunk("IEND", "");
 }
 
+// The same bytes with every chunk's CRC recomputed (after a test edited a chunk on purpose).
+inline std::string reseal_png(std::string png) {
+  for (size_t at = 8; at + 12 <= png.size();) {
+    const uint32_t length = uint32_t(uint8_t(png[at])) << 24 |
+                            uint32_t(uint8_t(png[at + 1])) << 16 |
+                            uint32_t(uint8_t(png[at + 2])) << 8 | uint32_t(uint8_t(png[at + 3]));
+    if (at + 12 + length > png.size()) break;
+    std::string crc;
+    put32(crc, crc32(png.substr(at + 4, 4 + length)));
+    png.replace(at + 8 + length, 4, crc);
+    at += 12 + length;
+  }
+  return png;
+}
+
 }  // namespace dlca::testing

@@ -23,8 +23,9 @@ TEST_CASE("the centre block and clipped squares") {
 
 TEST_CASE("a constant-FALSE circuit's error is the target's count of ones, damage or not") {
   ExperimentConfig c = testing::small_config(2, 2, 2, 8, 8, 3, 1, false, false);
-  c.name = "checkerboard_small";
+  c.name = "small";  // the stored task decides, not the name
   Model m = make_model(c);
+  m.task = TrainedTask(TaskKind::kCheckerboard);
   const GateLayer& last = m.update_layers.back();
   for (int j = 0; j < last.width; ++j) {
     float* z = &m.logits[size_t(last.gate(0, j)) * kNumOps];
@@ -42,6 +43,10 @@ TEST_CASE("a constant-FALSE circuit's error is the target's count of ones, damag
     REQUIRE(errors.size() == 5u);
     for (int64_t e : errors) CHECK(e == 12 * 12 / 2);
   }
-  m.config.name = "lizard";
+  m.config.name = "checkerboard_named";  // a name is not a task
+  m.task = TrainedTask(TaskKind::kImage);
+  CHECK_THROWS_WITH_AS(evaluate(m, s), doctest::Contains("the model's task is image"),
+                       std::invalid_argument);
+  m.task = TrainedTask(TaskKind::kGameOfLife);
   CHECK_THROWS_AS(evaluate(m, s), std::invalid_argument);
 }

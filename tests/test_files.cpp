@@ -17,6 +17,7 @@
 #include "dlca/memory_budget.hpp"
 #include "dlca/model_file.hpp"
 #include "dlca/output_paths.hpp"
+#include "dlca/trained_task.hpp"
 
 using namespace dlca;
 namespace fs = std::filesystem;
@@ -116,7 +117,9 @@ TEST_CASE("dlca_eval refuses 4 x steps past its limit") {
   const fs::path dir = fresh_dir("eval");
   ExperimentConfig c = checkerboard_sync_config();
   c.steps = 600000000;  // 4 x steps overflows int
-  save_model_file((dir / "m.json").string(), make_model(c));
+  Model model = make_model(c);
+  model.task = TrainedTask(TaskKind::kCheckerboard);
+  save_model_file((dir / "m.json").string(), model);
   const std::string command =
       std::string(DLCA_EVAL " --model ") + (dir / "m.json").string() + " 2>&1";
   FILE* out = ::popen(command.c_str(), "r");

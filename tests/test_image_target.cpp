@@ -110,10 +110,10 @@ TEST_CASE("bad image files are refused with the file's name and the reason") {
   CHECK(refusal(testing::png_bytes(0, 0, 6, 8, {})).rfind("dlca_test_bad.png:", 0) == 0);
   // A header that claims 100000 x 100000 pixels.
   std::string huge = testing::png_bytes(1, 1, 6, 8, {1, 2, 3, 4});
-  const std::string big = "\x00\x01\x86\xa0";
+  const std::string big("\x00\x01\x86\xa0", 4);
   huge.replace(16, 4, big);
   huge.replace(20, 4, big);
-  const std::string huge_message = refusal(huge);
+  const std::string huge_message = refusal(testing::reseal_png(huge));
   CAPTURE(huge_message);
   CHECK(huge_message.find("too large") != std::string::npos);
   CHECK_THROWS_WITH_AS(load_png("no/such/target.png"), doctest::Contains("no/such/target.png"),

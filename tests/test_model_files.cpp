@@ -45,6 +45,8 @@ TEST_CASE("model files and checkpoints round-trip exactly") {
   const std::string path = dir / "dlca_test_model.json";
   Model m = make_model(testing::small_config(2, 2, 2, 4, 4, 2, 1, false, false));
   testing::randomize_logits(m, 3);
+  CHECK_THROWS_WITH(save_model_file(path, m), doctest::Contains("task"));  // unknown: not saved
+  m.task = TrainedTask(TaskKind::kCheckerboard);
   save_model_file(path, m);
   const ModelFile plain = load_model_file(path);
   CHECK_FALSE(plain.training.has_value());
@@ -135,7 +137,7 @@ TEST_CASE("damaged model files are refused by name and reason") {
   };
   CHECK(refused_with(edited("\"format\":\"dlca-model\"", "\"format\":\"dlca-params\""))
             .find("not a dlca model file") != std::string::npos);
-  CHECK(refused_with(edited("\"version\":2", "\"version\":1")).find("unsupported version 1") !=
+  CHECK(refused_with(edited("\"version\":3", "\"version\":1")).find("unsupported version 1") !=
         std::string::npos);
   CHECK(refused_with(edited("\"kind\":\"checkpoint\"", "\"kind\":\"circuit\""))
             .find("unknown kind") != std::string::npos);
@@ -168,6 +170,12 @@ TEST_CASE("fuzzing the model loader: mutants load exactly or are refused") {
   const std::string path = dir / "dlca_test_fuzz.json";
   Model m = make_model(testing::small_config(1, 2, 2, 4, 4, 1, 1, true, false));
   testing::randomize_logits(m, 9);
+  m.task = TrainedTask(TaskKind::kImage);  // a task with every field, so the mutants reach them
+  m.task.seed_cell = true;
+  m.task.planes = 1;
+  m.task.height = m.task.width = 4;
+  m.task.target = {1, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 1};
+  m.task.source = "test";
   TrainingState state;
   state.first_moment.assign(m.logits.size(), 0.5f);
   state.second_moment.assign(m.logits.size(), 0.25f);

@@ -58,8 +58,8 @@ TEST_CASE("VulkanGrid steps exactly like BitGrid") {
 TEST_CASE("The evaluation suite gives the same errors on a Vulkan device") {
   DLCA_SKIP_IF(testing::vulkan_missing());
   ExperimentConfig c = testing::small_checkerboard();
-  c.name = "checkerboard_small";  // evaluation targets need a checkerboard model
   Model m = make_model(c);
+  m.task = TrainedTask(TaskKind::kCheckerboard);  // evaluation targets need a checkerboard model
   testing::randomize_logits(m, 9, 3.0f);
   for (const bool periodic : {false, true}) {
     m.config.periodic = periodic;

@@ -22,6 +22,7 @@ class CheckerboardTask : public Task {
     initial_states(epoch, out.initial_states);
     out.target = target_;
   }
+  TrainedTask describe() const override { return TrainedTask(TaskKind::kCheckerboard); }
 
  private:
   ExperimentConfig config_;

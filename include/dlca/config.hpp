@@ -45,7 +45,7 @@ struct ExperimentConfig {
   float fire_rate = 0.6f;
   std::vector<int> loss_channels = {0};
   uint64_t seed = 23;
-  RandomStreams random_streams = RandomStreams::kDlca;
+  RandomStreams random_streams = RandomStreams::kJax;  // the documented default (README)
 
   // Bits each perception kernel emits per channel (the last perception layer's width).
   int perception_outputs() const { return perception_layers.back(); }

@@ -26,8 +26,8 @@ struct EvaluationSettings {
   int device = 0;
 };
 
-// The channel-0 target for a model on a size x size grid: the checkerboard (square 2) for a
-// checkerboard model. Throws std::invalid_argument for other experiments.
+// The channel-0 target for a model on a size x size grid: the checkerboard (square 2) for a model
+// whose task is the checkerboard. Throws std::invalid_argument for other tasks.
 std::vector<uint8_t> evaluation_target(const Model& model, int size);
 
 // Zeroes rows and columns [centre - side/2, centre - side/2 + side) of every channel ([C][N][N]).

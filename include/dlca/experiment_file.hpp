@@ -10,17 +10,18 @@
 #include <memory>
 #include <string>
 
+#include "dlca/cell_pictures.hpp"
 #include "dlca/config.hpp"
 #include "dlca/task.hpp"
 
 namespace dlca {
 
 struct TaskSpec {
-  std::string kind = "checkerboard";  // checkerboard, game_of_life, image
-  std::string image;                  // image: PNG path (resolved)
-  std::string colours = "mono";       // image: mono or 8colour
-  float threshold = 0.26f;            // image: mono threshold
-  bool seed_cell = true;              // image: centre cell set in all channels
+  std::string kind = "checkerboard";    // checkerboard, game_of_life, image
+  std::string image;                    // image: PNG path (resolved)
+  std::string colours = "mono";         // image: mono or 8colour
+  float threshold = kDefaultThreshold;  // image: mono threshold
+  bool seed_cell = true;                // image: centre cell set in all channels
 };
 
 struct ExperimentFile {

@@ -26,6 +26,7 @@ class GameOfLifeTask : public Task {
  public:
   explicit GameOfLifeTask(const ExperimentConfig& config);
   void make_batch(uint64_t epoch, TaskBatch& out) const override;
+  TrainedTask describe() const override { return TrainedTask(TaskKind::kGameOfLife); }
   // The board indices of one epoch (in [0, 512)).
   std::vector<uint32_t> boards(uint64_t epoch) const;
 

@@ -32,9 +32,4 @@ class GifWriter {
   std::unique_ptr<Impl> impl_;
 };
 
-// Cell states drawn as pictures: channel 0 as black (1) on white, or channels 0..2 as RGB (the
-// 8-colour targets); each cell `zoom` x `zoom` pixels.
-RgbImage render_cells(const std::vector<uint8_t>& state, int channels, int height, int width,
-                      bool rgb, int zoom);
-
 }  // namespace dlca

@@ -3,6 +3,7 @@
 // the paper: one channel (any of R, G, B above a threshold) or three channels (the 8-colour rules).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,15 @@ struct Image {
   std::vector<float> rgb;
 };
 
+// The largest PNG read: 16384 pixels per side and 2^26 pixels (8192 x 8192) in all. Decoding one
+// that large takes about 28 bytes per pixel (1.9 GB) at any bit depth and colour type.
 inline constexpr int kMaxImageSide = 16384;
+inline constexpr int64_t kMaxImagePixels = int64_t(1) << 26;
+inline constexpr int64_t kPngDecodeBytesPerPixel = 28;
 
-// Throws FileError("PATH: reason") for a missing, non-PNG, truncated, empty or absurdly large file.
+// Throws FileError("PATH: reason") for a missing, empty, non-PNG, truncated or corrupt file (every
+// chunk's CRC is checked), a header with no pixels or more than the limits above, or any file the
+// decoder refuses.
 Image load_png(const std::string& path);
 // Box-filter (area-averaging) resize.
 Image resize_area(const Image& image, int width, int height);

@@ -17,14 +17,18 @@ void set_channels(ExperimentConfig& config, int channels);
 
 class ImageTask : public Task {
  public:
-  // target: [C][H][W] planes as Target; seed_cell: the centre cell (H/2, W/2) starts at 1 in every
-  // channel (the lizard), otherwise the grid starts empty (the G).
-  ImageTask(const ExperimentConfig& config, Target target, bool seed_cell);
+  // planes: the binarised target [plane_count][H][W] for channels 0 .. plane_count-1 (the others'
+  // target is 0); seed_cell: the centre cell (H/2, W/2) starts at 1 in every channel (the lizard),
+  // otherwise the grid starts empty (the G). source: where the target came from, for model files.
+  ImageTask(const ExperimentConfig& config, std::vector<uint8_t> planes, int plane_count,
+            bool seed_cell, std::string source);
   void make_batch(uint64_t epoch, TaskBatch& out) const override;
+  TrainedTask describe() const override { return described_; }
 
  private:
   std::vector<float> initial_;
   Target target_;
+  TrainedTask described_;
 };
 
 }  // namespace dlca

@@ -10,6 +10,7 @@
 
 #include "dlca/config.hpp"
 #include "dlca/ops.hpp"
+#include "dlca/trained_task.hpp"
 #include "dlca/wiring.hpp"
 
 namespace dlca {
@@ -36,6 +37,7 @@ struct Model {
   std::vector<GateLayer> perception_layers;
   std::vector<GateLayer> update_layers;
   std::vector<float> logits;  // num_gates() * 16
+  TrainedTask task;           // what it was trained for (set by the Trainer; stored in model files)
 
   int num_gates() const { return int(logits.size() / kNumOps); }
   int num_perception_gates() const;

@@ -1,8 +1,9 @@
 // Model files: one versioned JSON format for trained models and resumable training checkpoints.
-//   {"format": "dlca-model", "version": 2, "kind": "model" | "checkpoint",
+//   {"format": "dlca-model", "version": 3, "kind": "model" | "checkpoint",
 //    "config": {...experiment configuration...},
 //    "wiring": {"perception": [{"a": [...], "b": [...]}, ...], "update": [...]},
 //    "logits": [num_gates * 16 floats, gate-major, in Model's layer order],
+//    "task": {"kind": "checkerboard" | "game_of_life" | "image", ...} (see trained_task.hpp),
 //    "training": {                      (checkpoints only)
 //      "epoch": epochs completed,
 //      "optimizer": {"steps": t, "first_moment": [...], "second_moment": [...]},
@@ -27,7 +28,9 @@
 
 namespace dlca {
 
-inline constexpr int kModelFileVersion = 2;
+// Version 3 adds "task" (trained_task.hpp); version 2 files still load, their task inferred from
+// the experiment's name (task_inferred_from_name).
+inline constexpr int kModelFileVersion = 3;
 
 // What a checkpoint holds beyond the model: enough to continue the run bit-identically.
 struct TrainingState {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dlca/grid.hpp"
+#include "dlca/trained_task.hpp"
 
 namespace dlca {
 
@@ -20,6 +21,8 @@ class Task {
   virtual ~Task() = default;
   // Fills the initial grids and the target of one epoch.
   virtual void make_batch(uint64_t epoch, TaskBatch& out) const = 0;
+  // What this task trains a model to do (stored in model files).
+  virtual TrainedTask describe() const = 0;
 };
 
 }  // namespace dlca

@@ -15,10 +15,9 @@
 #include "dlca/atomic_file.hpp"
 #include "dlca/backend_choice.hpp"
 
+#include "dlca/cell_pictures.hpp"
 #include "dlca/circuit_kernel.hpp"
 #include "dlca/digitaljs.hpp"
-#include "dlca/image_output.hpp"
-#include "dlca/image_target.hpp"
 #include "dlca/memory_budget.hpp"
 #include "dlca/model_file.hpp"
 #include "dlca/output_paths.hpp"
@@ -38,6 +37,7 @@ struct Options {
   int device = -1;
   bool async = false, rgb = false, colour = false, time = false, quiet = false;
   double fire_rate = 0.6;
+  float threshold = kDefaultThreshold;
   uint64_t seed = 1;
   int damage_block = 0, damage_steps = 0, damage_random = 0;
   std::string png_path, gif_path, csv_path, max_memory;
@@ -62,10 +62,10 @@ uint64_t run_memory_bytes(const Options& o, int channels, int height, int width,
   return bytes + peak;
 }
 
-// Bit planes [k][H][W] of a PNG: mono (channel 0) or the 8-colour rules (channels 0..2).
-std::vector<uint8_t> png_planes(const std::string& path, int height, int width, bool colour) {
-  const Image image = resize_area(load_png(path), width, height);
-  return colour ? binarize_8colour(image) : binarize_mono(image, 0.5f);
+// Bit planes [k][H][W] of a PNG by the picture convention: mono (channel 0) or 8colour (0..2).
+std::vector<uint8_t> png_planes(const Options& o, const std::string& path, int height, int width) {
+  return read_cell_planes(path, height, width,
+                          o.colour ? PictureColours::k8Colour : PictureColours::kMono, o.threshold);
 }
 
 int run(const Options& o) {
@@ -84,9 +84,11 @@ int run(const Options& o) {
   // The circuit.
   Circuit circuit;
   std::optional<ExperimentConfig> config;
+  TrainedTask task;  // what the model was trained for (unknown for circuits)
   if (!o.model_path.empty()) {
     const Model model = load_model(o.model_path);
     config = model.config;
+    task = model.task;
     circuit = prune(model);
   } else {
     circuit = load_digitaljs(o.circuit_path);
@@ -160,24 +162,35 @@ int run(const Options& o) {
       planes[size_t(c) * cells + size_t(height / 2) * width + width / 2] = 1;
     grid->set_planes(planes);
   } else {
-    const auto planes = png_planes(o.init, height, width, o.colour);
+    const auto planes = png_planes(o, o.init, height, width);
     plane_count(planes, "--init " + o.init);
     grid->set_planes(planes);
   }
 
-  // The target for the error CSV: explicit, or the checkerboard for checkerboard models.
+  // The target for the error CSV: explicit, or the model's task: the checkerboard, or its image
+  // target (at the size it was trained on).
   std::string target = o.target;
-  if (target.empty() && config && config->name.find("checkerboard") != std::string::npos)
-    target = "checkerboard";
+  const bool image_task = target.empty() && task.kind == TaskKind::kImage;
+  if (target.empty() && task.kind == TaskKind::kCheckerboard) target = "checkerboard";
+  if (image_task && (task.height != height || task.width != width)) {
+    if (!o.csv_path.empty())
+      throw std::runtime_error(fmt::format(
+          "--csv: the model's image target is {}x{}, the grid {}x{}: give --target FILE.png",
+          task.width, task.height, width, height));
+  } else if (image_task) {
+    target = "the model's target (" + describe_task(task) + ")";
+  }
   if (!o.csv_path.empty() && target.empty())
     throw std::runtime_error("--csv: needs --target checkerboard|FILE.png for the error");
   if (!target.empty()) {
     std::vector<uint8_t> planes;
-    if (target == "checkerboard") {
+    if (image_task) {
+      planes = task.target;
+    } else if (target == "checkerboard") {
       for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x) planes.push_back(uint8_t((y / 2 + x / 2) % 2));
     } else {
-      planes = png_planes(target, height, width, o.colour);
+      planes = png_planes(o, target, height, width);
     }
     plane_count(planes, "--target " + target);
     grid->set_targets(planes);
@@ -273,8 +286,13 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--colour", o.colour,
                "read PNGs (--init, --target) as 3 channels with the 8-colour rules");
+  app.add_option("--threshold", o.threshold,
+                 "mono PNGs: a cell is live where R, G or B (premultiplied) is above it")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   app.add_option("--target", o.target,
-                 "checkerboard or FILE.png: the error in --csv is against it");
+                 "checkerboard or FILE.png: the error in --csv is against it (default: the "
+                 "model's task)");
   app.add_option("--damage-block", o.damage_block,
                  "zero a centred N x N block after every step (or the first --damage-steps)")
       ->check(dlca::cli::non_negative_integer());
@@ -290,7 +308,9 @@ int main(int argc, char** argv) {
       ->check(dlca::cli::positive_integer());
   app.add_option("--zoom", o.zoom, "GIF pixels per cell (default: up to 256 pixels wide)")
       ->check(dlca::cli::positive_integer());
-  app.add_flag("--rgb", o.rgb, "draw channels 0..2 as colours instead of channel 0 in black");
+  app.add_flag("--rgb", o.rgb,
+               "draw channels 0..2 as R, G, B (read back with --colour) instead of channel 0 in "
+               "grey (live = white)");
   app.add_option("--csv", o.csv_path, "write step,error,alive per step");
   app.add_flag("--time", o.time, "print the wall time per step, excluding start-up");
   app.add_option("--engine", o.engine,

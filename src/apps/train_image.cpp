@@ -2,7 +2,7 @@
 // of a 128-channel CA, periodic, grown from a seed cell) and colored G (three channels of 64, zero
 // boundary, grown from an empty grid). --target trains on any PNG with the preset's architecture.
 #include "dlca/atomic_file.hpp"
-#include "dlca/image_target.hpp"
+#include "dlca/cell_pictures.hpp"
 #include "dlca/image_task.hpp"
 #include "training_cli.hpp"
 
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   std::string preset = "lizard";
   dlca::cli::TrainingCli cli(dlca::lizard_config());
   std::string target_path, colours, seed_cell, boundary;
-  float threshold = 0.26f;
+  float threshold = dlca::kDefaultThreshold;
   int channels = 0, size = 0;
   // The preset's values of the options that are not fields of the configuration.
   const auto use_preset = [&](const std::string& name) {
@@ -116,19 +116,12 @@ int main(int argc, char** argv) {
     cli.config.name = "image:" + target_path.substr(target_path.find_last_of('/') + 1);
   cli.inputs.push_back({"--target", target_path});
   try {
-    std::vector<uint8_t> masks;
-    if (target_path.empty()) {
-      masks = lizard ? dlca::lizard_mask() : dlca::colored_g_masks();  // the masks SPEC.md prints
-      if (size != (lizard ? 20 : 16))
-        throw dlca::FileError("targets/" + preset + ".png: not found");
-    } else {
-      const auto image = dlca::resize_area(dlca::load_png(target_path), size, size);
-      masks = planes == 1 ? dlca::binarize_mono(image, threshold) : dlca::binarize_8colour(image);
-    }
-    const dlca::Target target = dlca::target_from_planes(masks, planes, channels, size, size);
+    const dlca::PictureColours picture = dlca::parse_picture_colours(colours);
+    const auto masks = dlca::read_cell_planes(target_path, size, size, picture, threshold);
     const bool seeded = seed_cell == "center";
     return cli.train("train_image", [&](const dlca::ExperimentConfig& c) {
-      return dlca::ImageTask(c, target, seeded);
+      return dlca::ImageTask(c, masks, planes, seeded,
+                             dlca::picture_source(target_path, picture, threshold));
     });
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "train_image: out of memory reading the target %s\n", target_path.c_str());

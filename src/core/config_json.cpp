@@ -137,7 +137,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_float(json, "fire_rate", c.fire_rate);
   read_integers(json, "loss_channels", c.loss_channels, 0);
   read_integer(json, "seed", c.seed, 0);
-  std::string streams = "dlca";
+  std::string streams = "jax";  // the default, as ExperimentConfig's
   read(json, "random_streams", streams);
   if (streams != "dlca" && streams != "jax")
     throw ConfigError(

@@ -141,22 +141,4 @@ void GifWriter::finish() {
   I.out.commit();
 }
 
-RgbImage render_cells(const std::vector<uint8_t>& state, int channels, int height, int width,
-                      bool rgb, int zoom) {
-  RgbImage image{width * zoom, height * zoom, {}};
-  image.rgb.resize(size_t(image.width) * image.height * 3);
-  const size_t plane = size_t(height) * width;
-  for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x) {
-      const size_t cell = size_t(y / zoom) * width + x / zoom;
-      uint8_t* p = &image.rgb[(size_t(y) * image.width + x) * 3];
-      if (rgb && channels >= 3) {
-        for (int k = 0; k < 3; ++k) p[k] = state[k * plane + cell] ? 255 : 0;
-      } else {
-        p[0] = p[1] = p[2] = state[cell] ? 0 : 255;
-      }
-    }
-  return image;
-}
-
 }  // namespace dlca

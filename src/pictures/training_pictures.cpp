@@ -1,9 +1,9 @@
 // Loss-curve file names and the rollout GIF of a trained rule.
 #include "dlca/training_pictures.hpp"
 
+#include "dlca/cell_pictures.hpp"
 #include "dlca/cell_program.hpp"
 #include "dlca/hard_rollout.hpp"
-#include "dlca/image_output.hpp"
 #include "dlca/random.hpp"
 
 namespace dlca {

@@ -13,10 +13,14 @@
 namespace dlca {
 
 std::vector<uint8_t> evaluation_target(const Model& model, int size) {
-  if (model.config.name.rfind("checkerboard", 0) != 0)
+  if (model.task.kind != TaskKind::kCheckerboard)
     throw std::invalid_argument(
-        "evaluation: only checkerboard models have a target at any size (model is '" +
-        model.config.name + "')");
+        "evaluation: only checkerboard models have a target at any size (the model's task is " +
+        describe_task(model.task) +
+        (model.task.kind == TaskKind::kUnknown
+             ? ": a version 2 file named '" + model.config.name + "'"
+             : std::string()) +
+        ")");
   const Target t = checkerboard_target(1, size, size);
   std::vector<uint8_t> out(t.values.size());
   for (size_t i = 0; i < out.size(); ++i) out[i] = t.values[i] > 0.5f;

@@ -84,13 +84,12 @@ std::unique_ptr<Task> make_task(const TaskSpec& spec, const ExperimentConfig& c)
       throw ConfigError("task.kind: game_of_life needs 1 channel on a 3x3 grid");
     return std::make_unique<GameOfLifeTask>(c);
   }
-  const Image image = resize_area(load_png(spec.image), c.width, c.height);
-  const int planes = spec.colours == "mono" ? 1 : 3;
-  if (c.channels < planes)
+  const PictureColours colours = parse_picture_colours(spec.colours);
+  if (c.channels < picture_planes(colours))
     throw ConfigError(fmt::format("channels: 8colour targets need at least 3 channels"));
-  const auto masks = planes == 1 ? binarize_mono(image, spec.threshold) : binarize_8colour(image);
   return std::make_unique<ImageTask>(
-      c, target_from_planes(masks, planes, c.channels, c.height, c.width), spec.seed_cell);
+      c, read_cell_planes(spec.image, c.height, c.width, colours, spec.threshold),
+      picture_planes(colours), spec.seed_cell, picture_source(spec.image, colours, spec.threshold));
 }
 
 }  // namespace dlca

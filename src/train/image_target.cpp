@@ -1,54 +1,11 @@
-// PNG targets: loading with stb_image, area resizing with stb_image_resize, the paper's
-// binarisations and its hard-coded masks.
+// Image targets: area resizing with stb_image_resize, the paper's binarisations and its hard-coded
+// masks (PNG reading is in src/pictures/png_reader.cpp).
 #include "dlca/image_target.hpp"
 
-#include <cstring>
-#include <fstream>
-#include <memory>
-
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#define STBI_FAILURE_USERMSG
-#include <stb/stb_image.h>
 #define STB_IMAGE_RESIZE_IMPLEMENTATION
 #include <stb/stb_image_resize.h>
 
-#include "dlca/atomic_file.hpp"
-
 namespace dlca {
-
-Image load_png(const std::string& path) {
-  const std::string bytes = read_file(path, size_t(1) << 28);
-  if (bytes.empty()) throw FileError(path + ": empty file");
-  static const unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0)
-    throw FileError(path + ": not a PNG file");
-  // The first chunk of a PNG is IHDR: width and height, big-endian, at bytes 16 and 20.
-  if (bytes.size() < 24 || bytes.compare(12, 4, "IHDR") != 0)
-    throw FileError(path + ": truncated PNG header");
-  const auto be32 = [&](size_t at) {
-    return uint32_t(uint8_t(bytes[at])) << 24 | uint32_t(uint8_t(bytes[at + 1])) << 16 |
-           uint32_t(uint8_t(bytes[at + 2])) << 8 | uint32_t(uint8_t(bytes[at + 3]));
-  };
-  const uint32_t header_w = be32(16), header_h = be32(20);
-  if (header_w == 0 || header_h == 0) throw FileError(path + ": image has no pixels");
-  if (header_w > uint32_t(kMaxImageSide) || header_h > uint32_t(kMaxImageSide))
-    throw FileError(path + ": image too large (" + std::to_string(header_w) + "x" +
-                    std::to_string(header_h) + ", at most " + std::to_string(kMaxImageSide) +
-                    " per side)");
-  const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
-  int w = 0, h = 0, channels = 0;
-  // 16 bits per channel are kept; everything becomes RGBA.
-  std::unique_ptr<stbi_us, void (*)(void*)> pixels(
-      stbi_load_16_from_memory(data, int(bytes.size()), &w, &h, &channels, 4), stbi_image_free);
-  if (!pixels) throw FileError(path + ": corrupt or truncated PNG (" + stbi_failure_reason() + ")");
-  Image image{w, h, std::vector<float>(size_t(w) * h * 3)};
-  for (size_t i = 0; i < size_t(w) * h; ++i) {
-    const float alpha = pixels.get()[i * 4 + 3] / 65535.0f;
-    for (int k = 0; k < 3; ++k) image.rgb[i * 3 + k] = pixels.get()[i * 4 + k] / 65535.0f * alpha;
-  }
-  return image;
-}
 
 Image resize_area(const Image& image, int width, int height) {
   if (width == image.width && height == image.height) return image;

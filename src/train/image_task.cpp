@@ -3,6 +3,10 @@
 
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "dlca/image_target.hpp"
+
 namespace dlca {
 
 ExperimentConfig lizard_config() {
@@ -29,11 +33,22 @@ void set_channels(ExperimentConfig& c, int channels) {
   c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
 }
 
-ImageTask::ImageTask(const ExperimentConfig& c, Target target, bool seed_cell)
+ImageTask::ImageTask(const ExperimentConfig& c, std::vector<uint8_t> planes, int plane_count,
+                     bool seed_cell, std::string source)
     : initial_(size_t(c.batch) * c.channels * c.height * c.width, 0.0f),
-      target_(std::move(target)) {
-  if (target_.height != c.height || target_.width != c.width || target_.channels != c.channels)
+      described_(TaskKind::kImage) {
+  described_.seed_cell = seed_cell;
+  described_.planes = plane_count;
+  described_.height = c.height;
+  described_.width = c.width;
+  described_.target = std::move(planes);
+  described_.source = std::move(source);
+  if (plane_count > c.channels)
+    throw ConfigError(fmt::format("channels: a target of {} planes needs at least {} channels",
+                                  plane_count, plane_count));
+  if (described_.target.size() != size_t(plane_count) * c.height * c.width)
     throw std::invalid_argument("image task: target and configuration sizes differ");
+  target_ = target_from_planes(described_.target, plane_count, c.channels, c.height, c.width);
   if (seed_cell)
     for (int b = 0; b < c.batch; ++b)
       for (int ch = 0; ch < c.channels; ++ch)

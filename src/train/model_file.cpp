@@ -163,6 +163,7 @@ std::string model_file_text(const Model& m, const TrainingState* training) {
        {{"perception", wiring_json(m.perception_wiring)},
         {"update", wiring_json(m.update_wiring)}}},
       {"logits", m.logits},
+      {"task", task_to_json(m.task)},
   };
   if (training) j["training"] = training_json(m, *training);
   return seal_model_file(std::move(j));
@@ -191,10 +192,11 @@ ModelFile load_model_file(const std::string& path) {
       throw std::runtime_error(
           fmt::format("not a dlca model file (no \"format\": \"{}\")", kFormat));
     if (!j.contains("version") || !j["version"].is_number_integer() ||
-        j["version"] != kModelFileVersion)
-      throw std::runtime_error(fmt::format("unsupported version {} (this build reads version {})",
-                                           j.value("version", nlohmann::json()).dump(),
-                                           kModelFileVersion));
+        (j["version"] != kModelFileVersion && j["version"] != 2))
+      throw std::runtime_error(
+          fmt::format("unsupported version {} (this build reads versions 2 and {})",
+                      j.value("version", nlohmann::json()).dump(), kModelFileVersion));
+    const bool version2 = j["version"] == 2;
     const std::string kind = j.value("kind", "");
     if (kind != "model" && kind != "checkpoint")
       throw std::runtime_error(
@@ -215,6 +217,15 @@ ModelFile load_model_file(const std::string& path) {
         wiring_from_json(j.at("wiring").at("update"), m.config.update_layers, "update");
     m.logits = floats_from_json(j.at("logits"), m.logits.size(), "logits");
     if (kind == "checkpoint") out.training = training_from_json(j.at("training"), m);
+    // Version 2 files did not store the task: it is inferred from the experiment's name.
+    if (version2) {
+      if (j.contains("task")) throw std::runtime_error("task: not part of a version 2 file");
+      m.task = task_inferred_from_name(m.config);
+    } else {
+      if (!j.contains("task")) throw std::runtime_error("task: missing");
+      m.task = task_from_json(j["task"]);
+      check_task_fits(m.task, m.config);
+    }
     return out;
   } catch (const ConfigError& e) {
     throw FileError(path + ": config: " + e.what());

@@ -14,7 +14,17 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
       optimizer_(model_.logits.size(), AdamWSettings{.learning_rate = model_.config.learning_rate}),
       on_device_(backend.trains_on_device()),
       masks_key_(SeedKeys(model_.config.seed).masks),
-      jax_rollout_keys_(jax::split(jax::prng_key(uint32_t(model_.config.seed)))[0]) {}
+      jax_rollout_keys_(jax::split(jax::prng_key(uint32_t(model_.config.seed)))[0]) {
+  // The model records its task; one that already has a stored task (a resumed version 3 file)
+  // must be trained on the same one.
+  TrainedTask described = task.describe();
+  if (model_.task.kind != TaskKind::kUnknown && !model_.task.inferred &&
+      !model_.task.same_as(described))
+    throw std::runtime_error("the model was trained for " + describe_task(model_.task) +
+                             ", not for " + describe_task(described));
+  check_task_fits(described, model_.config);
+  model_.task = std::move(described);
+}
 
 void Trainer::restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
                       std::vector<float> second_moment, std::vector<EpochStats> history) {

@@ -1,0 +1,30 @@
+# Hostile PNG files (made by dlca_make_png in the test's own directory) and the picture convention:
+# a corrupt CRC, a truncated file, an absurd or too large header are refused in one line naming the
+# file before anything is decoded; a 16-bit RGBA PNG at the largest size read decodes right; a
+# picture written by dlca_run --png reads back with --init as the same state.
+set(v2_model ${PROJECT_SOURCE_DIR}/tests/data/model_v2_checkerboard.json)
+dlca_cli_test(hostile.png_corrupt_crc sh -c "${make_png} crc.png 16 16 8 0 2 crc && ${expect} \
+  '^dlca_run: crc\\.png: corrupt PNG \\(CRC mismatch in chunk IDAT at byte 33\\)$' \
+  ${run} --model ${v2_model} --init crc.png --steps 0")
+dlca_cli_test(hostile.png_truncated sh -c "${make_png} cut.png 64 64 8 2 4 truncate && ${expect} \
+  '^train_image: cut\\.png: truncated PNG \\(chunk IDAT at byte 33 needs [0-9]+ bytes, the file has [0-9]+\\)$' \
+  ${image} --target cut.png --epochs 1")
+dlca_cli_test(hostile.png_huge_header sh -c "${make_png} huge.png 100000 100000 8 6 1 header-only && ${expect} \
+  '^dlca_run: huge\\.png: image too large \\(100000x100000, 280\\.0 GB to decode. at most 16384 pixels per side and 67108864 in all, e\\.g\\. 8192x8192\\)$' \
+  ${run} --model ${v2_model} --init huge.png")
+dlca_cli_test(hostile.png_16bit_over_limit sh -c "${make_png} big.png 16384 16384 16 6 1 header-only && ${expect} \
+  '^train_image: big\\.png: image too large \\(16384x16384, 7\\.5 GB to decode. at most 16384 pixels per side and 67108864 in all, e\\.g\\. 8192x8192\\)$' \
+  ${image} --target big.png --epochs 1")
+# The largest image read (8192x8192, 16-bit RGBA: 2048-pixel blocks, one cell a 1024-pixel block
+# at --size 8) decodes to exactly the checkerboard.
+dlca_cli_test(hostile.png_16bit_max_size sh -c "${make_png} max.png 8192 8192 16 6 2048 && \
+  ${run} --model ${v2_model} --init max.png --size 8 --steps 0 --target checkerboard")
+set_tests_properties(hostile.png_16bit_max_size PROPERTIES
+  PASS_REGULAR_EXPRESSION "\nalive in channel 0 after the last step: 32\nerror against checkerboard: 0\n$")
+# --png then --init round-trips: the second picture is the first, and so is the state (CSV).
+dlca_cli_test(hostile.png_round_trip sh -c "${run} --model ${v2_model} --size 37 --steps 5 --quiet \
+  --png a.png --csv a.csv && ${run} --model ${v2_model} --size 37 --init a.png --steps 0 --quiet \
+  --png b.png --csv b.csv && cmp a.png b.png && test \"$(tail -n 1 a.csv | cut -d, -f2-)\" = \
+  \"$(tail -n 1 b.csv | cut -d, -f2-)\" && ${run} --model ${v2_model} --size 37 --init a.png --steps 0 \
+  --threshold 0.99 --quiet --png c.png && cmp a.png c.png && echo round trip exact")
+set_tests_properties(hostile.png_round_trip PROPERTIES PASS_REGULAR_EXPRESSION "^round trip exact\n$")
