@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "../src/apps/cli_numbers.hpp"
+#include "../src/apps/cli_parse.hpp"
 
 #include "dlca/checkerboard.hpp"
 #include "dlca/cpu_backend.hpp"
@@ -55,7 +56,7 @@ int main(int argc, char** argv) {
   app.add_option("--tile-cells", tile_cells, "cells per tile (0 = automatic)")
       ->capture_default_str()
       ->check(dlca::cli::non_negative_integer());
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "bench_epoch", argc, argv);
 
   const dlca::ExperimentConfig config = dlca::checkerboard_sync_config();
   const dlca::CheckerboardTask task(config);

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_numbers.hpp"
+#include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/backend_choice.hpp"
 #include "dlca/experiment_file.hpp"
@@ -108,7 +109,7 @@ int main(int argc, char** argv) {
   app.add_option("--chunk-mb", chunk_mb,
                  "Vulkan: activations per chunk of cells, MiB (0 = the backend's default)")
       ->check(dlca::cli::integer_from_to<uint64_t>(0, uint64_t(1) << 20));
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "compare_backends", argc, argv);
 
   const dlca::StopSignals signals(
       false);  // a signal removes the temporary files, then ends the run

@@ -3,11 +3,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_parse.hpp"
 #include "dlca/backend_choice.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"List the Vulkan devices (index for --device, name, type, API version, memory)."};
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "dlca_devices", argc, argv);
   if (!dlca::vulkan_built()) {
     std::fprintf(stderr, "dlca_devices: this dlca was built without Vulkan\n");
     return 1;

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "backend_options.hpp"
+#include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/backend_choice.hpp"
 #include "dlca/evaluation.hpp"
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
       ->check(dlca::cli::non_negative_integer());
   app.add_option("--csv", csv_path, "write step,error");
   dlca::cli::add_backend_options(app, backend, device);
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "dlca_eval", argc, argv);
 
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                   threads > 0 ? size_t(threads)

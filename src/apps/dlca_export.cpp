@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/circuit_export.hpp"
 #include "dlca/digitaljs.hpp"
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
   app.add_option("--name", name,
                  "function / module name, a C identifier that is not a keyword (default: the "
                  "experiment's name, made one)");
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "dlca_export", argc, argv);
   if (model_path.empty() && circuit_path.empty()) {
     std::fprintf(stderr, "dlca_export: give --model FILE or --circuit FILE.json\n");
     return 2;

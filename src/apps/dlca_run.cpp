@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "backend_options.hpp"
+#include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/backend_choice.hpp"
 
@@ -323,7 +324,7 @@ int main(int argc, char** argv) {
                  "memory the run may use, e.g. 4G (default: what is available); a run that needs "
                  "more is refused before it starts")
       ->check(CLI::Validator(memory_size_error, "SIZE"));
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "dlca_run", argc, argv);
   if (o.model_path.empty() && o.circuit_path.empty()) {
     std::fprintf(stderr, "dlca_run: give --model FILE or --circuit FILE.json\n");
     return 2;

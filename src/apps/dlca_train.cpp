@@ -1,6 +1,7 @@
 // dlca_train: trains any experiment file: a name from targets/ (checkerboard_sync,
 // checkerboard_async, game_of_life, lizard, colored_g) or the path of a user's JSON file in the
 // same format (see include/dlca/experiment_file.hpp). Common options override the file's values.
+#include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/experiment_file.hpp"
 #include "dlca/game_of_life.hpp"
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
          "experiment name or JSON file")
       ->default_str("checkerboard_sync");
   cli.add_to(app);
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "dlca_train", argc, argv);
   cli.inputs = {{"--config", file.path}, {"--config's image", file.task.image}};
   if (file.task.kind == "game_of_life")
     cli.run.evaluate = [](const dlca::Model& model) {

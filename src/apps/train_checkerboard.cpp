@@ -1,5 +1,6 @@
 // train_checkerboard: trains the paper's synchronous checkerboard (SPEC §7.2) on the CPU backend.
 // Defaults are the paper's configuration: seed 23, 500 epochs, batch 2, 20 steps, lr 0.05.
+#include "cli_parse.hpp"
 #include "dlca/checkerboard.hpp"
 #include "training_cli.hpp"
 
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
   app.add_option("--size", cli.config.height, "grid side (square grid)")
       ->capture_default_str()
       ->check(dlca::cli::positive_integer());
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "train_checkerboard", argc, argv);
   cli.config.width = cli.config.height;
   return cli.train("train_checkerboard",
                    [](const dlca::ExperimentConfig& c) { return dlca::CheckerboardTask(c); });

@@ -1,6 +1,7 @@
 // train_gol: learns Conway's Game of Life (SPEC §7.1): batches of 20 of the 512 boards of the 3x3
 // torus, one step, 3000 epochs. Afterwards the hard circuit is checked on all 512 neighbourhoods
 // and against the exact rule on a random torus.
+#include "cli_parse.hpp"
 #include "dlca/game_of_life.hpp"
 #include "training_cli.hpp"
 
@@ -18,7 +19,7 @@ int main(int argc, char** argv) {
   app.add_option("--eval-steps", eval_steps, "steps of that check")
       ->capture_default_str()
       ->check(dlca::cli::non_negative_integer());
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "train_gol", argc, argv);
   cli.run.evaluate = [&](const dlca::Model& model) {
     return nlohmann::json{
         {"neighbourhoods_correct", dlca::life_neighbourhoods_correct(model)},

@@ -1,6 +1,7 @@
 // train_image: grows a binarised PNG (SPEC §7.4, §7.5). Presets: the paper's lizard (one channel
 // of a 128-channel CA, periodic, grown from a seed cell) and colored G (three channels of 64, zero
 // boundary, grown from an empty grid). --target trains on any PNG with the preset's architecture.
+#include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/cell_pictures.hpp"
 #include "dlca/image_task.hpp"
@@ -95,7 +96,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"periodic", "zero"}));
   app.add_option("--loss-channels", cli.config.loss_channels, "channels compared with the target")
       ->check(dlca::cli::non_negative_integer());
-  CLI11_PARSE(app, argc, argv);
+  DLCA_PARSE_OR_EXIT(app, "train_image", argc, argv);
 
   const bool lizard = preset == "lizard";
   const auto [low, high] = lizard ? lizard_channels : colored_g_channels;

@@ -1,0 +1,42 @@
+// One way for every program to parse its command line with CLI11 and end on a bad one: --help
+// prints the help and exits 0; a usage error (unknown option, bad value, missing file named by an
+// option) prints one line "PROGRAM: message" and exits 2. Exit status 1 is left for failures
+// while running, so scripts can tell the two apart.
+#pragma once
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace dlca::cli {
+
+inline constexpr int kExitUsage = 2;
+
+// Parses argv into `app`. Returns nothing when the program should go on, else its exit status.
+inline std::optional<int> parse_command_line(CLI::App& app, const char* program, int argc,
+                                             char** argv) {
+  try {
+    app.parse(argc, argv);
+    return std::nullopt;
+  } catch (const CLI::Success& e) {  // --help and the like
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string message = e.what();
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    for (char& c : message)
+      if (c == '\n') c = ' ';
+    std::fprintf(stderr, "%s: %s\n", program, message.c_str());
+    return kExitUsage;
+  }
+}
+
+}  // namespace dlca::cli
+
+// Parses the command line or returns from main with the status parse_command_line gives.
+#define DLCA_PARSE_OR_EXIT(app, program, argc, argv)                                         \
+  do {                                                                                       \
+    if (const auto dlca_status_ = ::dlca::cli::parse_command_line(app, program, argc, argv)) \
+      return *dlca_status_;                                                                  \
+  } while (0)
