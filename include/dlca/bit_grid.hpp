@@ -33,6 +33,9 @@ class BitGrid {
   // A [H][W] plane of bytes (non-zero = 1) in this grid's bit layout; set_plane stores one.
   std::vector<uint64_t> packed(const uint8_t* plane_bytes) const;
   void set_plane(int channel, const uint8_t* plane_bytes);
+  // Row y of a channel from, or into, W bytes (non-zero = 1).
+  void set_row(int channel, int y, const uint8_t* row_bytes);
+  void get_row(int channel, int y, uint8_t* row_bytes) const;
   const uint64_t* plane(int channel) const { return &state_[size_t(channel) * plane_words()]; }
   size_t plane_words() const { return size_t(height_) * row_words_; }
 

@@ -33,6 +33,18 @@ std::vector<uint8_t> cell_planes(const Image& image, PictureColours colours, flo
 std::vector<uint8_t> read_cell_planes(const std::string& path, int height, int width,
                                       PictureColours colours, float threshold);
 
+// A PNG read as cells at the grid's size (area-resized, not yet binarised): its planes are made a
+// row at a time, so that a big grid's start or target needs no byte per cell.
+struct CellPicture {
+  Image image;
+  PictureColours colours;
+  float threshold;
+  int planes() const { return picture_planes(colours); }
+  void row(int plane, int y, uint8_t* cells) const;  // W bytes, 0 or 1
+};
+CellPicture read_cell_picture(const std::string& path, int height, int width,
+                              PictureColours colours, float threshold);
+
 // "lizard.png, mono above 0.26" / "colored_g.png, 8colour": a target's origin, for model files.
 std::string picture_source(const std::string& path, PictureColours colours, float threshold);
 
@@ -40,5 +52,10 @@ std::string picture_source(const std::string& path, PictureColours colours, floa
 // white, dead black), or with rgb and at least 3 channels, channels 0..2 as R, G, B.
 RgbImage render_cells(const std::vector<uint8_t>& state, int channels, int height, int width,
                       bool rgb, int zoom);
+// The same a row at a time: a black picture of the grid, then row y of a channel (W bytes, 0 or 1)
+// drawn in grey, or with `colour` as channel 0, 1 or 2 = R, G or B.
+RgbImage blank_cell_picture(int height, int width, int zoom);
+void draw_cell_row(RgbImage& picture, int channel, int y, const uint8_t* row, bool colour,
+                   int zoom);
 
 }  // namespace dlca

@@ -30,6 +30,17 @@ Image load_png(const std::string& path);
 // Box-filter (area-averaging) resize.
 Image resize_area(const Image& image, int width, int height);
 
+// One premultiplied RGB pixel by the two rules below: mono (one cell), 8colour (channel c).
+inline bool mono_cell(const float* rgb, float threshold) {
+  return rgb[0] > threshold || rgb[1] > threshold || rgb[2] > threshold;
+}
+inline bool colour_cell(const float* rgb, int channel) {
+  const bool yellow = rgb[0] > 0.3f && rgb[1] > 0.3f;
+  return channel == 0   ? (rgb[0] > 0.5f && !yellow) || yellow
+         : channel == 1 ? (rgb[1] > 0.6f && !yellow) || yellow
+                        : rgb[2] > 0.5f;
+}
+
 // One channel: 1 where R, G or B exceeds the threshold (the lizard rule, threshold 0.26).
 std::vector<uint8_t> binarize_mono(const Image& image, float threshold);
 // Three channels, [3][H][W] (the colored-G rules): blue = B > 0.5; yellow = R > 0.3 and G > 0.3;

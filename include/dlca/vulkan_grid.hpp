@@ -16,16 +16,19 @@ class VulkanGrid : public SimulationGrid {
              bool validation = false);
   ~VulkanGrid() override;
   std::string name() const override;
-  void set_planes(const std::vector<uint8_t>& planes) override;
+  int channels() const override;
+  int height() const override;
+  int width() const override;
+  void set_state_rows(int k, const CellRowSource& rows) override;
   void step() override;
   void step_async(double fire_rate, uint64_t key) override;
   // An asynchronous step with a given fire mask ([H][W] bytes, non-zero = the cell updates).
   void step_masked(const uint8_t* fire_mask);
   void zero_rectangle(int y0, int x0, int rows, int columns) override;
   uint64_t count(int channel) override;
-  void set_targets(const std::vector<uint8_t>& planes) override;
+  void set_target_rows(int k, const CellRowSource& rows) override;
   uint64_t error() override;
-  std::vector<uint8_t> planes() override;
+  void read_state_rows(int k, const CellRowSink& rows) override;
   int validation_errors() const;
 
  private:

@@ -46,27 +46,40 @@ struct Options {
 };
 
 // An estimate of the host memory a run needs at its peak: the bit planes (state and next, per
-// thread shifted rows), the byte-per-cell planes of the start, target and final picture, and a
-// PNG's pixels (as floats) when one is read.
+// thread shifted rows, the packed targets; on a Vulkan device its staging buffer of one state), and
+// the largest of: a PNG read (--init, --target) as floats at the grid's size, and the final
+// picture (--png: RGB, and stb's filtered copy and encoding). The start, the targets and the
+// pictures go a row at a time between the grid's bit planes and the callers, never a byte per cell.
 uint64_t run_memory_bytes(const Options& o, int channels, int height, int width, bool vulkan) {
   const uint64_t cells = uint64_t(height) * uint64_t(width), C = uint64_t(channels);
   const uint64_t plane_bytes = uint64_t(height) * ((uint64_t(width) + 63) / 64) * 8;
   const uint64_t threads = o.threads > 0 ? uint64_t(o.threads) : 64;
   uint64_t bytes = vulkan ? C * plane_bytes
                           : 2 * C * plane_bytes + threads * C * 3 * 66 * (plane_bytes / height);
+  if (!o.target.empty() && !vulkan) bytes += std::min<uint64_t>(C, 3) * plane_bytes;
   const bool png_in = o.init != "random" && o.init != "seed";
   const bool png_target = !o.target.empty() && o.target != "checkerboard";
-  uint64_t peak = (C + 1) * cells;                            // a start as bytes, and a zero plane
-  if (png_in || png_target) peak += 3 * 16 * cells;           // a PNG resized to the grid (floats)
-  if (!o.target.empty()) bytes += 3 * (cells + plane_bytes);  // targets, bytes and packed
-  if (!o.png_path.empty()) peak = std::max(peak, (C + 6) * cells);  // state, RGB, encoded
+  uint64_t peak = 16 * uint64_t(width);                       // rows of bytes
+  if (png_in || png_target) peak += 2 * 12 * cells;           // decoded and resized (RGB floats)
+  if (!o.png_path.empty()) peak = std::max(peak, 6 * cells);  // RGB, filtered and encoded
   return bytes + peak;
 }
 
-// Bit planes [k][H][W] of a PNG by the picture convention: mono (channel 0) or 8colour (0..2).
-std::vector<uint8_t> png_planes(const Options& o, const std::string& path, int height, int width) {
-  return read_cell_planes(path, height, width,
-                          o.colour ? PictureColours::k8Colour : PictureColours::kMono, o.threshold);
+// The cells of a PNG by the picture convention: mono (channel 0) or 8colour (0..2).
+CellPicture png_cells(const Options& o, const std::string& path, int height, int width) {
+  return read_cell_picture(path, height, width,
+                           o.colour ? PictureColours::k8Colour : PictureColours::kMono,
+                           o.threshold);
+}
+
+// The state drawn as a picture, a row at a time from the grid (render_cells' convention).
+RgbImage draw_grid(SimulationGrid& grid, bool rgb, int zoom) {
+  RgbImage picture = blank_cell_picture(grid.height(), grid.width(), zoom);
+  const bool colour = rgb && grid.channels() >= 3;
+  grid.read_state_rows(colour ? 3 : 1, [&](int c, int y, const uint8_t* row) {
+    draw_cell_row(picture, c, y, row, colour, zoom);
+  });
+  return picture;
 }
 
 int run(const Options& o) {
@@ -143,29 +156,29 @@ int run(const Options& o) {
     grid = make_cpu_grid(circuit, kernel, height, width, periodic);
   }
 
-  const size_t cells = size_t(height) * width;
-  // How many [H][W] planes `planes` holds; more than the circuit's channels is an error.
-  const auto plane_count = [&](const std::vector<uint8_t>& planes, const std::string& what) {
-    const int count = int(planes.size() / cells);
+  // How many planes a picture has; more than the circuit's channels is an error.
+  const auto plane_count = [&](int count, const std::string& what) {
     if (count > C)
       throw std::runtime_error(
           fmt::format("{}: needs {} channels, the circuit has {}", what, count, C));
     return count;
   };
+  // The start goes a row at a time into the grid's bit planes.
   if (o.init == "random") {
-    std::vector<uint8_t> planes(size_t(C) * cells);
-    for (size_t i = 0; i < planes.size(); ++i)
-      planes[i] = uniform01(derive_key(o.seed, 1), i) < 0.5f;
-    grid->set_planes(planes);
+    const uint64_t key = derive_key(o.seed, 1);
+    grid->set_state_rows(C, [&](int c, int y, uint8_t* row) {
+      const size_t first = (size_t(c) * height + size_t(y)) * size_t(width);
+      for (int x = 0; x < width; ++x) row[x] = uniform01(key, first + size_t(x)) < 0.5f;
+    });
   } else if (o.init == "seed") {
-    std::vector<uint8_t> planes(size_t(C) * cells, 0);
-    for (int c = 0; c < C; ++c)
-      planes[size_t(c) * cells + size_t(height / 2) * width + width / 2] = 1;
-    grid->set_planes(planes);
+    grid->set_state_rows(C, [&](int, int y, uint8_t* row) {
+      std::fill_n(row, width, 0);
+      if (y == height / 2) row[width / 2] = 1;
+    });
   } else {
-    const auto planes = png_planes(o, o.init, height, width);
-    plane_count(planes, "--init " + o.init);
-    grid->set_planes(planes);
+    const CellPicture picture = png_cells(o, o.init, height, width);
+    grid->set_state_rows(plane_count(picture.planes(), "--init " + o.init),
+                         [&](int c, int y, uint8_t* row) { picture.row(c, y, row); });
   }
 
   // The target for the error CSV: explicit, or the model's task: the checkerboard, or its image
@@ -183,25 +196,27 @@ int run(const Options& o) {
   }
   if (!o.csv_path.empty() && target.empty())
     throw std::runtime_error("--csv: needs --target checkerboard|FILE.png for the error");
-  if (!target.empty()) {
-    std::vector<uint8_t> planes;
-    if (image_task) {
-      planes = task.target;
-    } else if (target == "checkerboard") {
-      for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) planes.push_back(uint8_t((y / 2 + x / 2) % 2));
-    } else {
-      planes = png_planes(o, target, height, width);
-    }
-    plane_count(planes, "--target " + target);
-    grid->set_targets(planes);
+  if (image_task) {  // at the grid's size (checked above), [k][H][W]
+    const size_t cells = size_t(height) * width;
+    grid->set_target_rows(plane_count(int(task.target.size() / cells), "--target " + target),
+                          [&](int c, int y, uint8_t* row) {
+                            std::copy_n(&task.target[c * cells + size_t(y) * width], width, row);
+                          });
+  } else if (target == "checkerboard") {
+    grid->set_target_rows(1, [&](int, int y, uint8_t* row) {
+      for (int x = 0; x < width; ++x) row[x] = uint8_t((y / 2 + x / 2) % 2);
+    });
+  } else if (!target.empty()) {
+    const CellPicture picture = png_cells(o, target, height, width);
+    grid->set_target_rows(plane_count(picture.planes(), "--target " + target),
+                          [&](int c, int y, uint8_t* row) { picture.row(c, y, row); });
   }
   const auto error = [&] { return grid->error(); };
 
   std::optional<GifWriter> gif;
   if (!o.gif_path.empty()) {
     gif.emplace(o.gif_path, 100);
-    gif->add_frame(render_cells(grid->planes(), C, height, width, o.rgb, zoom));
+    gif->add_frame(draw_grid(*grid, o.rgb, zoom));
   }
   std::string csv = target.empty() ? "step,alive\n" : "step,error,alive\n";
   const auto log_step = [&](int step) {
@@ -228,13 +243,12 @@ int run(const Options& o) {
     step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!o.csv_path.empty()) log_step(s + 1);
     if (gif && ((s + 1) % o.gif_every == 0 || s + 1 == o.steps))
-      gif->add_frame(render_cells(grid->planes(), C, height, width, o.rgb, zoom));
+      gif->add_frame(draw_grid(*grid, o.rgb, zoom));
   }
 
   if (!o.csv_path.empty()) write_file_atomically(o.csv_path, csv);
   if (gif) gif->finish();
-  if (!o.png_path.empty())
-    write_png(o.png_path, render_cells(grid->planes(), C, height, width, o.rgb, 1));
+  if (!o.png_path.empty()) write_png(o.png_path, draw_grid(*grid, o.rgb, 1));
   if (!o.quiet) {
     std::cout << fmt::format("circuit: {} gates, {} channels (on {})\n", circuit.gates.size(), C,
                              grid->name());

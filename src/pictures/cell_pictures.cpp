@@ -25,9 +25,27 @@ std::vector<uint8_t> cell_planes(const Image& image, PictureColours colours, flo
                                           : binarize_8colour(image);
 }
 
+CellPicture read_cell_picture(const std::string& path, int height, int width,
+                              PictureColours colours, float threshold) {
+  Image image = load_png(path);
+  if (image.width != width || image.height != height) image = resize_area(image, width, height);
+  return CellPicture{std::move(image), colours, threshold};
+}
+
+void CellPicture::row(int plane, int y, uint8_t* cells) const {
+  const float* rgb = &image.rgb[size_t(y) * image.width * 3];
+  for (int x = 0; x < image.width; ++x)
+    cells[x] = colours == PictureColours::kMono ? mono_cell(rgb + 3 * x, threshold)
+                                                : colour_cell(rgb + 3 * x, plane);
+}
+
 std::vector<uint8_t> read_cell_planes(const std::string& path, int height, int width,
                                       PictureColours colours, float threshold) {
-  return cell_planes(resize_area(load_png(path), width, height), colours, threshold);
+  const CellPicture picture = read_cell_picture(path, height, width, colours, threshold);
+  std::vector<uint8_t> planes(size_t(picture.planes()) * height * width);
+  for (int c = 0; c < picture.planes(); ++c)
+    for (int y = 0; y < height; ++y) picture.row(c, y, &planes[(size_t(c) * height + y) * width]);
+  return planes;
 }
 
 std::string picture_source(const std::string& path, PictureColours colours, float threshold) {
@@ -36,21 +54,32 @@ std::string picture_source(const std::string& path, PictureColours colours, floa
                                           : name + ", 8colour";
 }
 
+RgbImage blank_cell_picture(int height, int width, int zoom) {
+  RgbImage image{width * zoom, height * zoom, {}};
+  image.rgb.assign(size_t(image.width) * image.height * 3, 0);
+  return image;
+}
+
+void draw_cell_row(RgbImage& picture, int channel, int y, const uint8_t* row, bool colour,
+                   int zoom) {
+  for (int py = y * zoom; py < (y + 1) * zoom; ++py)
+    for (int px = 0; px < picture.width; ++px) {
+      uint8_t* p = &picture.rgb[(size_t(py) * picture.width + px) * 3];
+      const uint8_t value = row[px / zoom] ? 255 : 0;
+      if (colour)
+        p[channel] = value;
+      else
+        p[0] = p[1] = p[2] = value;
+    }
+}
+
 RgbImage render_cells(const std::vector<uint8_t>& state, int channels, int height, int width,
                       bool rgb, int zoom) {
-  RgbImage image{width * zoom, height * zoom, {}};
-  image.rgb.resize(size_t(image.width) * image.height * 3);
-  const size_t plane = size_t(height) * width;
-  for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x) {
-      const size_t cell = size_t(y / zoom) * width + x / zoom;
-      uint8_t* p = &image.rgb[(size_t(y) * image.width + x) * 3];
-      if (rgb && channels >= 3) {
-        for (int k = 0; k < 3; ++k) p[k] = state[k * plane + cell] ? 255 : 0;
-      } else {
-        p[0] = p[1] = p[2] = state[cell] ? 255 : 0;
-      }
-    }
+  RgbImage image = blank_cell_picture(height, width, zoom);
+  const bool colour = rgb && channels >= 3;
+  for (int c = 0; c < (colour ? 3 : 1); ++c)
+    for (int y = 0; y < height; ++y)
+      draw_cell_row(image, c, y, &state[(size_t(c) * height + y) * width], colour, zoom);
   return image;
 }
 

@@ -7,6 +7,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "dlca/bit_rows.hpp"
 #include "dlca/random.hpp"
 
 namespace dlca {
@@ -41,15 +42,21 @@ void BitGrid::set(int channel, int y, int x, bool value) {
 std::vector<uint64_t> BitGrid::packed(const uint8_t* plane_bytes) const {
   std::vector<uint64_t> bits(plane_words(), 0);
   for (int y = 0; y < height_; ++y)
-    for (int x = 0; x < width_; ++x)
-      if (plane_bytes[size_t(y) * width_ + x])
-        bits[size_t(y) * row_words_ + size_t(x) / 64] |= uint64_t{1} << (x % 64);
+    pack_bit_row(plane_bytes + size_t(y) * width_, width_, &bits[size_t(y) * row_words_]);
   return bits;
 }
 
 void BitGrid::set_plane(int channel, const uint8_t* plane_bytes) {
-  const std::vector<uint64_t> bits = packed(plane_bytes);
-  std::copy(bits.begin(), bits.end(), state_.begin() + ptrdiff_t(size_t(channel) * plane_words()));
+  for (int y = 0; y < height_; ++y) set_row(channel, y, plane_bytes + size_t(y) * width_);
+}
+
+void BitGrid::set_row(int channel, int y, const uint8_t* row_bytes) {
+  pack_bit_row(row_bytes, width_,
+               &state_[size_t(channel) * plane_words() + size_t(y) * row_words_]);
+}
+
+void BitGrid::get_row(int channel, int y, uint8_t* row_bytes) const {
+  unpack_bit_row(plane(channel) + size_t(y) * row_words_, width_, row_bytes);
 }
 
 void BitGrid::step() { run_step(nullptr, 0); }

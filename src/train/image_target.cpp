@@ -18,23 +18,15 @@ Image resize_area(const Image& image, int width, int height) {
 
 std::vector<uint8_t> binarize_mono(const Image& image, float threshold) {
   std::vector<uint8_t> mask(size_t(image.width) * image.height);
-  for (size_t i = 0; i < mask.size(); ++i)
-    mask[i] = image.rgb[i * 3] > threshold || image.rgb[i * 3 + 1] > threshold ||
-              image.rgb[i * 3 + 2] > threshold;
+  for (size_t i = 0; i < mask.size(); ++i) mask[i] = mono_cell(&image.rgb[i * 3], threshold);
   return mask;
 }
 
 std::vector<uint8_t> binarize_8colour(const Image& image) {
   const size_t n = size_t(image.width) * image.height;
   std::vector<uint8_t> planes(3 * n);
-  for (size_t i = 0; i < n; ++i) {
-    const float r = image.rgb[i * 3], g = image.rgb[i * 3 + 1], b = image.rgb[i * 3 + 2];
-    const bool blue = b > 0.5f, yellow = r > 0.3f && g > 0.3f;
-    const bool red = r > 0.5f && !yellow, green = g > 0.6f && !yellow;
-    planes[i] = red || yellow;
-    planes[n + i] = green || yellow;
-    planes[2 * n + i] = blue;
-  }
+  for (size_t i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c) planes[c * n + i] = colour_cell(&image.rgb[i * 3], c);
   return planes;
 }
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "dlca/bit_rows.hpp"
 #include "dlca/random.hpp"
 #include "vulkan_context.hpp"
 
@@ -166,15 +167,21 @@ struct VulkanGrid::Impl {
     return n;
   }
 
-  // Bytes [k][H][W] -> words [k][H][row_words].
-  std::vector<uint32_t> pack(const std::vector<uint8_t>& planes, size_t k) const {
-    std::vector<uint32_t> words(k * height * row_words, 0);
-    for (size_t c = 0; c < k; ++c)
-      for (uint32_t y = 0; y < height; ++y)
-        for (uint32_t x = 0; x < width; ++x)
-          if (planes[(c * height + y) * width + x])
-            words[(c * height + y) * row_words + x / 32] |= 1u << (x % 32);
-    return words;
+  // Packs `planes` planes of rows (channels 0..k-1 from `rows`, the others 0) straight into the
+  // staging buffer, then copies them into `to` at word `offset`.
+  void upload_rows(uint32_t planes, uint32_t k, const CellRowSource& rows, const vk::Buffer& to,
+                   size_t offset) {
+    auto* words = static_cast<uint32_t*>(staging.mapped);
+    std::vector<uint8_t> row(width, 0);
+    for (uint32_t c = 0; c < planes; ++c)
+      for (uint32_t y = 0; y < height; ++y) {
+        if (c < k)
+          rows(int(c), int(y), row.data());
+        else
+          std::fill(row.begin(), row.end(), 0);
+        pack_bit_row(row.data(), int(width), words + (size_t(c) * height + y) * row_words);
+      }
+    device.copy_now(staging, 0, to, offset * 4, size_t(planes) * height * row_words * 4);
   }
 };
 
@@ -191,13 +198,13 @@ VulkanGrid::~VulkanGrid() = default;
 std::string VulkanGrid::name() const { return "vulkan (" + impl_->device.name() + ")"; }
 int VulkanGrid::validation_errors() const { return impl_->instance.validation_errors(); }
 
-void VulkanGrid::set_planes(const std::vector<uint8_t>& planes) {
+int VulkanGrid::channels() const { return int(impl_->channels); }
+int VulkanGrid::height() const { return int(impl_->height); }
+int VulkanGrid::width() const { return int(impl_->width); }
+
+void VulkanGrid::set_state_rows(int k, const CellRowSource& rows) {
   Impl& I = *impl_;
-  const size_t cells = size_t(I.height) * I.width;
-  const size_t k = std::min<size_t>(planes.size() / cells, I.channels);
-  std::vector<uint32_t> words = I.pack(planes, k);
-  words.resize(I.state_words, 0);
-  I.upload(I.states, size_t(I.current) * 4, words.data(), words.size() * 4);
+  I.upload_rows(I.channels, uint32_t(std::clamp(k, 0, int(I.channels))), rows, I.states, I.current);
 }
 
 void VulkanGrid::step() { impl_->step(0, 0); }
@@ -209,9 +216,10 @@ void VulkanGrid::step_async(double fire_rate, uint64_t key) {
 
 void VulkanGrid::step_masked(const uint8_t* fire_mask) {
   Impl& I = *impl_;
-  const std::vector<uint8_t> plane(fire_mask, fire_mask + size_t(I.height) * I.width);
-  const std::vector<uint32_t> words = I.pack(plane, 1);
-  I.upload(I.mask, 0, words.data(), words.size() * 4);
+  I.upload_rows(
+      1, 1,
+      [&](int, int y, uint8_t* row) { std::copy_n(fire_mask + size_t(y) * I.width, I.width, row); },
+      I.mask, 0);
   I.step(kMaskedStep, 0);
 }
 
@@ -231,12 +239,10 @@ void VulkanGrid::zero_rectangle(int y0, int x0, int rows, int columns) {
 
 uint64_t VulkanGrid::count(int channel) { return impl_->count(uint32_t(channel), false); }
 
-void VulkanGrid::set_targets(const std::vector<uint8_t>& planes) {
+void VulkanGrid::set_target_rows(int k, const CellRowSource& rows) {
   Impl& I = *impl_;
-  const size_t cells = size_t(I.height) * I.width;
-  I.target_channels = uint32_t(std::min<size_t>(planes.size() / cells, I.channels));
-  const std::vector<uint32_t> words = I.pack(planes, I.target_channels);
-  I.upload(I.target, 0, words.data(), words.size() * 4);
+  I.target_channels = uint32_t(std::clamp(k, 0, int(I.channels)));
+  if (I.target_channels > 0) I.upload_rows(I.target_channels, I.target_channels, rows, I.target, 0);
 }
 
 uint64_t VulkanGrid::error() {
@@ -245,17 +251,21 @@ uint64_t VulkanGrid::error() {
   return e;
 }
 
-std::vector<uint8_t> VulkanGrid::planes() {
+void VulkanGrid::read_state_rows(int k, const CellRowSink& rows) {
   Impl& I = *impl_;
-  std::vector<uint32_t> words(I.state_words);
-  I.download(I.states, size_t(I.current) * 4, words.data(), words.size() * 4);
-  std::vector<uint8_t> out(size_t(I.channels) * I.height * I.width);
-  for (size_t c = 0; c < I.channels; ++c)
-    for (uint32_t y = 0; y < I.height; ++y)
-      for (uint32_t x = 0; x < I.width; ++x)
-        out[(c * I.height + y) * I.width + x] =
-            (words[(c * I.height + y) * I.row_words + x / 32] >> (x % 32)) & 1;
-  return out;
+  const uint32_t planes = uint32_t(std::clamp(k, 0, int(I.channels)));
+  if (planes == 0) return;
+  // The planes come back through the staging buffer (it holds a whole state) and are unpacked
+  // from there a row at a time.
+  I.device.copy_now(I.states, size_t(I.current) * 4, I.staging, 0,
+                    size_t(planes) * I.height * I.row_words * 4);
+  const auto* words = static_cast<const uint32_t*>(I.staging.mapped);
+  std::vector<uint8_t> row(I.width);
+  for (uint32_t c = 0; c < planes; ++c)
+    for (uint32_t y = 0; y < I.height; ++y) {
+      unpack_bit_row(words + (size_t(c) * I.height + y) * I.row_words, int(I.width), row.data());
+      rows(int(c), int(y), row.data());
+    }
 }
 
 }  // namespace dlca

@@ -42,15 +42,18 @@ struct VulkanGrid::Impl {};
 VulkanGrid::VulkanGrid(const Circuit&, int, int, bool, int, bool) { not_built(); }
 VulkanGrid::~VulkanGrid() = default;
 std::string VulkanGrid::name() const { return "vulkan (not built)"; }
-void VulkanGrid::set_planes(const std::vector<uint8_t>&) { not_built(); }
+int VulkanGrid::channels() const { not_built(); }
+int VulkanGrid::height() const { not_built(); }
+int VulkanGrid::width() const { not_built(); }
+void VulkanGrid::set_state_rows(int, const CellRowSource&) { not_built(); }
 void VulkanGrid::step() { not_built(); }
 void VulkanGrid::step_async(double, uint64_t) { not_built(); }
 void VulkanGrid::step_masked(const uint8_t*) { not_built(); }
 void VulkanGrid::zero_rectangle(int, int, int, int) { not_built(); }
 uint64_t VulkanGrid::count(int) { not_built(); }
-void VulkanGrid::set_targets(const std::vector<uint8_t>&) { not_built(); }
+void VulkanGrid::set_target_rows(int, const CellRowSource&) { not_built(); }
 uint64_t VulkanGrid::error() { not_built(); }
-std::vector<uint8_t> VulkanGrid::planes() { not_built(); }
+void VulkanGrid::read_state_rows(int, const CellRowSink&) { not_built(); }
 int VulkanGrid::validation_errors() const { return 0; }
 
 }  // namespace dlca
