@@ -45,7 +45,10 @@ struct ExperimentConfig {
   float fire_rate = 0.6f;
   std::vector<int> loss_channels = {0};
   uint64_t seed = 23;
-  RandomStreams random_streams = RandomStreams::kJax;  // the documented default (README)
+  RandomStreams random_streams = RandomStreams::kJax;
+  // Training stops once the hard loss has been 0 for this many consecutive epochs (0: never). Like
+  // `epochs` it only says how long to train: a checkpoint resumes with any value.
+  int stop_when_solved = 0;  // the documented default (README)
 
   // Bits each perception kernel emits per channel (the last perception layer's width).
   int perception_outputs() const { return perception_layers.back(); }

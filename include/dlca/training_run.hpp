@@ -46,8 +46,9 @@ struct TrainingSummary {
   int64_t resumed_from_epoch = 0;           // 0 unless the run continued a checkpoint
   double wall_seconds = 0;                  // of this invocation
   double median_epoch_ms = 0;
-  bool interrupted = false;
-  int stop_signal = 0;  // SIGINT or SIGTERM when a signal stopped the run
+  bool interrupted = false;          // stopped by a signal before `epochs`
+  bool stopped_when_solved = false;  // stopped early by the config's stop_when_solved
+  int stop_signal = 0;               // SIGINT or SIGTERM when a signal stopped the run
   // Hard circuit's op counts (argmax), perception (per kernel) and update separately.
   std::vector<int> perception_op_counts, update_op_counts;
   nlohmann::json extra;  // keys from TrainingRunOptions::evaluate

@@ -30,14 +30,19 @@ inline std::string shown_value(const nlohmann::json& value) {
   return value.is_number_float() ? fmt::format("{}", value.get<float>()) : value.dump();
 }
 
-// Throws unless the checkpoint's configuration equals this run's, apart from the epoch count; the
+// Keys that say only how long to train: a checkpoint may be resumed with other values.
+inline bool is_run_length(std::string_view key) {
+  return key == "epochs" || key == "stop_when_solved";
+}
+
+// Throws unless the checkpoint's configuration equals this run's, apart from how long to train; the
 // message names every differing field, in the order of the configuration.
 inline void require_same_config(const std::string& path, const ExperimentConfig& saved,
                                 const ExperimentConfig& requested) {
   const nlohmann::json a = config_to_json(saved), b = config_to_json(requested);
   std::string differences;
   for (const char* key : config_keys())
-    if (std::string_view(key) != "epochs" && a.at(key) != b.at(key))
+    if (!is_run_length(key) && a.at(key) != b.at(key))
       differences += fmt::format("{}the checkpoint's {} is {} but this run's is {}",
                                  differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
                                  shown_value(b.at(key)));
@@ -96,6 +101,10 @@ struct TrainingCli {
            "dlca: dlca's own streams (any 64-bit seed)")
         ->capture_default_str()
         ->check(CLI::IsMember({"dlca", "jax"}));
+    app.add_option("--stop-when-solved", config.stop_when_solved,
+                   "stop once the hard loss has been 0 for N consecutive epochs (0 = never)")
+        ->capture_default_str()
+        ->check(non_negative_integer());
     app.add_option("--log", run.log_path,
                    "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms) and "
                    "its loss curves as SVG beside it");
@@ -155,6 +164,7 @@ struct TrainingCli {
       }
       Model model = resumed ? std::move(resumed->model) : make_model(config);
       model.config.epochs = config.epochs;
+      model.config.stop_when_solved = config.stop_when_solved;
       const auto task = make_task(config);  // a Task, or a pointer to one
       const Task* task_ptr;
       if constexpr (requires { *task; })

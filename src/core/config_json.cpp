@@ -83,7 +83,8 @@ const std::vector<const char*>& config_keys() {
                                                 "fire_rate",
                                                 "loss_channels",
                                                 "seed",
-                                                "random_streams"};
+                                                "random_streams",
+                                                "stop_when_solved"};
   return keys;
 }
 
@@ -108,6 +109,7 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"loss_channels", c.loss_channels},
       {"seed", c.seed},
       {"random_streams", c.random_streams == RandomStreams::kJax ? "jax" : "dlca"},
+      {"stop_when_solved", c.stop_when_solved},
   };
 }
 
@@ -143,6 +145,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
     throw ConfigError(
         fmt::format("random_streams: must be \"dlca\" or \"jax\", got \"{}\"", streams));
   c.random_streams = streams == "jax" ? RandomStreams::kJax : RandomStreams::kDlca;
+  read_integer(json, "stop_when_solved", c.stop_when_solved, 0);
   validate(c);
   return c;
 }

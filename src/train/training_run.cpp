@@ -50,6 +50,7 @@ nlohmann::json TrainingSummary::to_json() const {
                       {"wall_seconds", wall_seconds},
                       {"median_epoch_ms", median_epoch_ms},
                       {"interrupted", interrupted},
+                      {"stopped_when_solved", stopped_when_solved},
                       {"perception_op_counts", perception_op_counts},
                       {"update_op_counts", update_op_counts}};
   for (const auto& [key, value] : extra.items()) j[key] = value;
@@ -107,12 +108,20 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
     const TrainingState state = training_state_of(trainer);
     save_model_file(options.save_path, trainer.model(), &state);
   };
+  // --stop-when-solved: consecutive epochs with hard loss 0 so far (a resumed run's too).
+  const int solved_window = trainer.model().config.stop_when_solved;
+  int64_t zero_streak = 0;
+  for (const EpochStats& e : trainer.history())
+    zero_streak = e.hard_loss == 0 ? zero_streak + 1 : 0;
+  const auto solved = [&] { return solved_window > 0 && zero_streak >= solved_window; };
   double last_draw = -1, last_log_write = 0;
-  while (trainer.epoch() < options.epochs && !StopSignals::stop_requested()) {
+  while (trainer.epoch() < options.epochs && !solved() && !StopSignals::stop_requested()) {
     const EpochStats stats = trainer.run_epoch();
+    zero_streak = stats.hard_loss == 0 ? zero_streak + 1 : 0;
     const double now = elapsed();
     const int64_t done = trainer.epoch();
-    if (live && (now - last_draw > 0.1 || done == options.epochs)) {
+    const bool last = done == options.epochs || solved();
+    if (live && (now - last_draw > 0.1 || last)) {
       last_draw = now;
       const double per_epoch = now / double(done - summary.resumed_from_epoch);
       std::fprintf(stderr,
@@ -123,7 +132,7 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
       std::fflush(stderr);
     } else if (!live && !options.quiet && options.print_every > 0 &&
                (done == summary.resumed_from_epoch + 1 || done % options.print_every == 0 ||
-                done == options.epochs)) {  // epochs done, as on a terminal: the last is N/N
+                last)) {  // epochs done, as on a terminal: the last is N/N
       out << fmt::format("epoch {:>6}/{}  soft {:10.4f}  hard {:5.0f}  active {:5}  {:7.2f} ms\n",
                          done, options.epochs, stats.soft_loss, stats.hard_loss, stats.active_gates,
                          stats.milliseconds)
@@ -135,7 +144,7 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
       last_log_write = now;
     }
     if (!options.save_path.empty() && options.checkpoint_every > 0 &&
-        done % options.checkpoint_every == 0 && done < options.epochs)
+        done % options.checkpoint_every == 0 && !last)
       save();
   }
   if (live) std::fprintf(stderr, "\n");
@@ -147,7 +156,8 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
     if (e.hard_loss == 0 && !summary.first_zero_epoch) summary.first_zero_epoch = e.epoch;
     if (e.epoch >= summary.resumed_from_epoch) epoch_ms.push_back(e.milliseconds);
   }
-  summary.interrupted = trainer.epoch() < options.epochs;
+  summary.stopped_when_solved = solved();
+  summary.interrupted = trainer.epoch() < options.epochs && !summary.stopped_when_solved;
   summary.epochs = trainer.epoch();
   if (!history.empty()) {
     summary.final_soft_loss = history.back().soft_loss;
@@ -191,6 +201,9 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                      format_seconds(summary.wall_seconds), summary.median_epoch_ms);
   out << fmt::format("final soft loss {:.6g}, hard loss {:.0f}\n", summary.final_soft_loss,
                      summary.final_hard_loss);
+  if (summary.stopped_when_solved)
+    out << fmt::format("stopped: hard loss 0 for {} consecutive epochs (--stop-when-solved)\n",
+                       solved_window);
   out << (summary.first_zero_epoch
               ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
               : std::string("hard loss never reached 0\n"));
