@@ -44,7 +44,7 @@ double median_after_first(const std::vector<dlca::EpochStats>& epochs) {
 }
 
 Run train(const Workload& w, dlca::Backend& backend, int epochs, const char* side) {
-  const auto task = dlca::make_task(w.experiment.task, w.experiment.config);
+  const auto task = dlca::make_task(w.experiment, w.experiment.config);
   dlca::Trainer trainer(dlca::make_model(w.experiment.config), *task, backend);
   Run run;
   run.backend = backend.name();

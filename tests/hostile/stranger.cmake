@@ -10,3 +10,24 @@ dlca_cli_test(hostile.stranger.run_threshold_nan ${expect}
 dlca_cli_test(hostile.stranger.run_threshold_range ${expect}
   "^dlca_run: --threshold: must be a number from 0 to 1, got 2$"
   ${s_run} --model ${s_v2_model} --threshold 2 --steps 0)
+
+# Task-level errors name the experiment file: a task that does not fit its config, an image that
+# is missing or not a PNG (the path is relative to the experiment file), an empty image name.
+set(s_data ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data)
+set(s_train $<TARGET_FILE:dlca_train>)
+dlca_cli_test(hostile.stranger.experiment_task_misfit ${expect}
+  "^dlca_train: invalid configuration: .*/stranger_gol_16x16\\.json: task\\.kind: game_of_life needs 1 channel on a 3x3 grid$"
+  ${s_train} --config ${s_data}/stranger_gol_16x16.json --epochs 1)
+dlca_cli_test(hostile.stranger.experiment_image_missing ${expect}
+  "^dlca_train: .*/stranger_missing_image\\.json: task\\.image: .*/no_such_image\\.png: cannot open \\(No such file or directory\\)$"
+  ${s_train} --config ${s_data}/stranger_missing_image.json --epochs 1)
+dlca_cli_test(hostile.stranger.experiment_image_not_png sh -c "sed 's/no_such_image/x/' \
+  ${s_data}/stranger_missing_image.json > e.json && cp e.json x.png && ${expect} \
+  '^dlca_train: e\\.json: task\\.image: x\\.png: not a PNG file$' ${s_train} --config e.json --epochs 1")
+dlca_cli_test(hostile.stranger.experiment_image_empty sh -c "sed 's/no_such_image.png//' \
+  ${s_data}/stranger_missing_image.json > e.json && ${expect} \
+  '^dlca_train: --config: e\\.json: task\\.image: must name a PNG file, got an empty string$' \
+  ${s_train} --config e.json --epochs 1")
+dlca_cli_test(hostile.stranger.compare_experiment_image_missing ${expect}
+  "^compare_backends: .*/stranger_missing_image\\.json: task\\.image: .*/no_such_image\\.png: cannot open"
+  $<TARGET_FILE:compare_backends> --config ${s_data}/stranger_missing_image.json --epochs 1 --cpu-only)
