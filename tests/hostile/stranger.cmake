@@ -31,3 +31,14 @@ dlca_cli_test(hostile.stranger.experiment_image_empty sh -c "sed 's/no_such_imag
 dlca_cli_test(hostile.stranger.compare_experiment_image_missing ${expect}
   "^compare_backends: .*/stranger_missing_image\\.json: task\\.image: .*/no_such_image\\.png: cannot open"
   $<TARGET_FILE:compare_backends> --config ${s_data}/stranger_missing_image.json --epochs 1 --cpu-only)
+
+# compare_backends --csv checks itself against the experiment file it read and that file's image
+# (it compared with the --config text, so --csv IMAGE replaced the image).
+dlca_cli_test(hostile.stranger.compare_csv_is_image sh -c "sed 's/no_such_image/x/' \
+  ${s_data}/stranger_missing_image.json > e.json && ${make_png} x.png 4 4 8 0 1 && cp x.png y.png \
+  && ${expect} '^compare_backends: --csv x\\.png: is the input --config.s image x\\.png. write it somewhere else$' \
+  $<TARGET_FILE:compare_backends> --config e.json --csv x.png --epochs 1 --size 4 --cpu-only \
+  && cmp x.png y.png")
+dlca_cli_test(hostile.stranger.compare_csv_is_config sh -c "cp ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json \
+  c.json && cp c.json d.json && ${expect} '^compare_backends: --csv \\./c\\.json: is the input --config c\\.json. write it somewhere else$' \
+  $<TARGET_FILE:compare_backends> --config c.json --csv ./c.json --epochs 1 --size 4 --cpu-only && cmp c.json d.json")
