@@ -42,3 +42,16 @@ dlca_cli_test(hostile.stranger.compare_csv_is_image sh -c "sed 's/no_such_image/
 dlca_cli_test(hostile.stranger.compare_csv_is_config sh -c "cp ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json \
   c.json && cp c.json d.json && ${expect} '^compare_backends: --csv \\./c\\.json: is the input --config c\\.json. write it somewhere else$' \
   $<TARGET_FILE:compare_backends> --config c.json --csv ./c.json --epochs 1 --size 4 --cpu-only && cmp c.json d.json")
+
+# A forgotten value is refused, never taken as the file name: "--save --quiet" and "--save=
+# --quiet" wrote the model to a file named --quiet (CLI11 takes the next word), and "--save ''"
+# (an unset shell variable) trained without saving, exit 0.
+set(s_tc $<TARGET_FILE:train_checkerboard>)
+dlca_cli_test(hostile.stranger.value_is_option sh -c "${expect} \
+  '^train_checkerboard: --save: needs a value, got the option --quiet$' ${s_tc} --epochs 1 --save --quiet \
+  && test ! -e ./--quiet")
+dlca_cli_test(hostile.stranger.equals_empty_value sh -c "${expect} \
+  '^dlca_run: --png: needs a value, got the option --steps=1$' ${s_run} --model ${s_v2_model} --png= --steps=1 \
+  && test ! -e ./--steps=1")
+dlca_cli_test(hostile.stranger.empty_value sh -c "${expect} \
+  '^train_checkerboard: --save: an empty value names nothing$' ${s_tc} --epochs 1 --save ''")
