@@ -55,3 +55,18 @@ dlca_cli_test(hostile.stranger.equals_empty_value sh -c "${expect} \
   && test ! -e ./--steps=1")
 dlca_cli_test(hostile.stranger.empty_value sh -c "${expect} \
   '^train_checkerboard: --save: an empty value names nothing$' ${s_tc} --epochs 1 --save ''")
+
+# DigitalJS devices dlca cannot simulate are refused, not read as 1-bit 2-input gates: a multi-bit
+# device, a gate with more inputs than its type has here, and a second output for a channel (o_00
+# beside o_0, which was ignored).
+set(s_export $<TARGET_FILE:dlca_export>)
+set(s_xor ${s_data}/djs_xor.json)
+dlca_cli_test(hostile.stranger.djs_bits sh -c "sed 's/\"type\": \"Xor\"/\"type\": \"Xor\", \"bits\": 8/' ${s_xor} > c.json \
+  && ${expect} \"^dlca_export: c\\.json: device 'x' has 8 bits \\(only 1-bit devices\\)$\" ${s_export} --circuit c.json --c c.c \
+  && test ! -e c.c")
+dlca_cli_test(hostile.stranger.djs_three_inputs sh -c "sed 's/\"type\": \"Xor\"/\"type\": \"Xor\", \"inputs\": 3/' ${s_xor} > c.json \
+  && ${expect} \"^dlca_export: c\\.json: device 'x' has 3 inputs \\(a Xor has 2\\)$\" ${s_export} --circuit c.json --c c.c")
+dlca_cli_test(hostile.stranger.djs_second_output sh -c "sed -e 's/\"o_0\": {\"type\": \"Output\"}/&, \"o_00\": {\"type\": \"Output\"}/' \
+  -e 's/\"to\": {\"id\": \"o_0\", \"port\": \"in\"}}/&, {\"from\": {\"id\": \"i_1\", \"port\": \"out\"}, \"to\": {\"id\": \"o_00\", \"port\": \"in\"}}/' \
+  ${s_xor} > c.json && ${expect} \"^dlca_run: c\\.json: output 'o_00' is not named o_<channel>$\" \
+  ${s_run} --circuit c.json --steps 1")
