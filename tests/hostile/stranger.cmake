@@ -70,3 +70,12 @@ dlca_cli_test(hostile.stranger.djs_second_output sh -c "sed -e 's/\"o_0\": {\"ty
   -e 's/\"to\": {\"id\": \"o_0\", \"port\": \"in\"}}/&, {\"from\": {\"id\": \"i_1\", \"port\": \"out\"}, \"to\": {\"id\": \"o_00\", \"port\": \"in\"}}/' \
   ${s_xor} > c.json && ${expect} \"^dlca_run: c\\.json: output 'o_00' is not named o_<channel>$\" \
   ${s_run} --circuit c.json --steps 1")
+
+# Resuming on another picture of the same name: the refusal says what differs (both descriptions
+# were the same text).
+set(s_image $<TARGET_FILE:train_image>)
+dlca_cli_test(hostile.stranger.resume_other_pixels sh -c "mkdir a b && ${make_png} a/t.png 8 8 8 0 1 \
+  && ${make_png} b/t.png 8 8 8 0 2 && ${s_image} --target a/t.png --channels 8 --size 8 --steps 2 \
+  --epochs 1 --save m.json --quiet && ${expect} \
+  '^train_image: the model was trained for image \\(8x8, 1 plane, seed cell, t\\.png, mono above 0\\.26\\), not for image \\(8x8, 1 plane, seed cell, t\\.png, mono above 0\\.26\\) with other target pixels$' \
+  ${s_image} --target b/t.png --channels 8 --size 8 --steps 2 --epochs 2 --resume m.json")
