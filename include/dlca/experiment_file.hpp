@@ -35,5 +35,8 @@ struct ExperimentFile {
 ExperimentFile load_experiment(const std::string& name_or_path, const std::string& targets_dir);
 // The task the spec describes, for the (possibly adjusted) config.
 std::unique_ptr<Task> make_task(const TaskSpec& spec, const ExperimentConfig& config);
+// The same for an experiment file's task; errors (a task that does not fit the config, an image
+// that cannot be read) name the experiment file.
+std::unique_ptr<Task> make_task(const ExperimentFile& file, const ExperimentConfig& config);
 
 }  // namespace dlca

@@ -19,6 +19,18 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
                                              char** argv) {
   try {
     app.parse(argc, argv);
+    // An empty value ("--save ''", often an unset shell variable) names no file and no number: it
+    // is refused instead of being taken as "not given". A value that is another option
+    // ("--save --quiet", "--save= --quiet": CLI11 takes the next word) is a forgotten value.
+    for (const CLI::Option* option : app.get_options())
+      if (option->get_type_size() > 0)
+        for (const std::string& value : option->results()) {
+          if (value.empty())
+            throw CLI::ValidationError(option->get_name(), "an empty value names nothing");
+          if (value[0] == '-' && app.get_option_no_throw(value.substr(0, value.find('='))))
+            throw CLI::ValidationError(option->get_name(),
+                                       "needs a value, got the option " + value);
+        }
     return std::nullopt;
   } catch (const CLI::Success& e) {  // --help and the like
     return app.exit(e);

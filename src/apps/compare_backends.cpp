@@ -44,7 +44,7 @@ double median_after_first(const std::vector<dlca::EpochStats>& epochs) {
 }
 
 Run train(const Workload& w, dlca::Backend& backend, int epochs, const char* side) {
-  const auto task = dlca::make_task(w.experiment.task, w.experiment.config);
+  const auto task = dlca::make_task(w.experiment, w.experiment.config);
   dlca::Trainer trainer(dlca::make_model(w.experiment.config), *task, backend);
   Run run;
   run.backend = backend.name();
@@ -114,7 +114,6 @@ int main(int argc, char** argv) {
   const dlca::StopSignals signals(
       false);  // a signal removes the temporary files, then ends the run
   try {
-    dlca::check_output_paths({{"--config", config}}, {{"--csv", csv_path}});
     std::vector<Workload> workloads;
     const auto load = [&](const std::string& name) {
       Workload w{name, dlca::load_experiment(name, DLCA_TARGETS_DIR)};
@@ -134,6 +133,12 @@ int main(int argc, char** argv) {
                                w.experiment.config.width);
       workloads = {w};
     }
+    std::vector<dlca::NamedPath> inputs;  // the experiment files and their images
+    for (const Workload& w : workloads) {
+      inputs.push_back({"--config", w.experiment.path});
+      inputs.push_back({"--config's image", w.experiment.task.image});
+    }
+    dlca::check_output_paths(inputs, {{"--csv", csv_path}});
 
     dlca::CpuBackend cpu({.threads = threads});
     dlca::VulkanBackendOptions vk_options;

@@ -304,7 +304,7 @@ int main(int argc, char** argv) {
   app.add_option("--threshold", o.threshold,
                  "mono PNGs: a cell is live where R, G or B (premultiplied) is above it")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(dlca::cli::number_from_to<float>(0, 1));
   app.add_option("--target", o.target,
                  "checkerboard or FILE.png: the error in --csv is against it (default: the "
                  "model's task)");

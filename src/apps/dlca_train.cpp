@@ -44,9 +44,8 @@ int main(int argc, char** argv) {
           {"wrong_cells", dlca::life_wrong_cells(model, 128, 300, model.config.seed)}};
     };
   try {
-    return cli.train("dlca_train", [&](const dlca::ExperimentConfig& c) {
-      return dlca::make_task(file.task, c);
-    });
+    return cli.train("dlca_train",
+                     [&](const dlca::ExperimentConfig& c) { return dlca::make_task(file, c); });
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dlca_train: %s\n", e.what());
     return 1;

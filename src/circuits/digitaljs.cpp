@@ -65,15 +65,22 @@ Circuit load_digitaljs(const std::string& path) {
     if (!device.is_object() || !device.contains("type") || !device["type"].is_string())
       throw fail("device '" + id + "' has no type");
     type[id] = device["type"].get<std::string>();
+    if (device.contains("bits") && device["bits"] != 1)
+      throw fail("device '" + id + "' has " + device["bits"].dump() + " bits (only 1-bit devices)");
     if (type[id] == "Output") {
       const int c = number_after(id, "o_");
-      if (c < 0) throw fail("output '" + id + "' is not named o_<channel>");
+      if (c < 0 || id != "o_" + std::to_string(c))  // o_00 would be a second output o_0
+        throw fail("output '" + id + "' is not named o_<channel>");
       channels = std::max(channels, c + 1);
     } else if (type[id] == "Button") {
       if (number_after(id, "i_") < 0)
         throw fail("input '" + id + "' is not named i_<9*channel+position>");
     } else if (op_of_type(type[id]) < 0) {
       throw fail("device '" + id + "' has unsupported type '" + type[id] + "'");
+    } else if (gate_arity(op_of_type(type[id])) > 0 && device.contains("inputs") &&
+               device["inputs"] != gate_arity(op_of_type(type[id]))) {  // constants: ignored
+      throw fail(fmt::format("device '{}' has {} inputs (a {} has {})", id, device["inputs"].dump(),
+                             type[id], gate_arity(op_of_type(type[id]))));
     }
   }
   if (channels == 0) throw fail("no outputs");

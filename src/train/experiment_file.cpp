@@ -32,6 +32,8 @@ TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& di
           fmt::format("task.kind: must be checkerboard, game_of_life or image, got '{}'", t.kind));
     if (t.kind == "image") {
       if (!j.contains("image")) throw ConfigError("task.image: an image task needs a PNG file");
+      if (j.at("image").get<std::string>().empty())
+        throw ConfigError("task.image: must name a PNG file, got an empty string");
       t.image = (dir / j.at("image").get<std::string>()).string();
       t.colours = j.value("colours", t.colours);
       if (t.colours != "mono" && t.colours != "8colour")
@@ -90,6 +92,16 @@ std::unique_ptr<Task> make_task(const TaskSpec& spec, const ExperimentConfig& c)
   return std::make_unique<ImageTask>(
       c, read_cell_planes(spec.image, c.height, c.width, colours, spec.threshold),
       picture_planes(colours), spec.seed_cell, picture_source(spec.image, colours, spec.threshold));
+}
+
+std::unique_ptr<Task> make_task(const ExperimentFile& file, const ExperimentConfig& config) {
+  try {
+    return make_task(file.task, config);
+  } catch (const ConfigError& e) {
+    throw ConfigError(file.path + ": " + e.what());
+  } catch (const FileError& e) {
+    throw FileError(file.path + ": task.image: " + e.what());
+  }
 }
 
 }  // namespace dlca

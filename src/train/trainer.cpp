@@ -19,9 +19,12 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
   // must be trained on the same one.
   TrainedTask described = task.describe();
   if (model_.task.kind != TaskKind::kUnknown && !model_.task.inferred &&
-      !model_.task.same_as(described))
-    throw std::runtime_error("the model was trained for " + describe_task(model_.task) +
-                             ", not for " + describe_task(described));
+      !model_.task.same_as(described)) {
+    const std::string was = describe_task(model_.task);
+    std::string now = describe_task(described);
+    if (now == was) now += " with other target pixels";  // e.g. another file of the same name
+    throw std::runtime_error("the model was trained for " + was + ", not for " + now);
+  }
   check_task_fits(described, model_.config);
   model_.task = std::move(described);
 }
