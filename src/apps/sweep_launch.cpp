@@ -1,0 +1,15 @@
+// How dlca_sweep tells an MPI launch (mpirun, srun) from a plain one: the launchers' environment.
+#include <cstdlib>
+#include <string>
+
+#include "sweep_mpi.hpp"
+
+namespace dlca::cli {
+
+bool launched_on_several_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+    if (const char* value = std::getenv(name); value && std::atoi(value) > 1) return true;
+  return false;
+}
+
+}  // namespace dlca::cli
