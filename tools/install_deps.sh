@@ -4,7 +4,8 @@
 set -euo pipefail
 packages=(cmake g++ make pkg-config libhwy-dev libtbb-dev doctest-dev libcli11-dev nlohmann-json3-dev
   libfmt-dev libstb-dev libgif-dev zlib1g-dev gcc iverilog
-  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslang-tools)
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslang-tools
+  openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,135 @@
+// dlca_sweep: trains one experiment over seeds and a grid of configuration values, on this machine
+// (--jobs runs at once) or over MPI ranks (mpirun -np P dlca_sweep ...), and writes DIR/runs.csv,
+// DIR/runs.json, DIR/summary.md and every run's model. An interrupted sweep resumes when run again
+// with the same arguments. The logic lives in the library (dlca/sweep.hpp).
+#include <cstdio>
+#include <iostream>
+
+#include "cli_numbers.hpp"
+#include "cli_parse.hpp"
+#include "dlca/atomic_file.hpp"
+#include "dlca/stop_signals.hpp"
+#include "dlca/sweep.hpp"
+#include "sweep_mpi.hpp"
+
+namespace {
+
+// A CLI11 check that runs `parse` on the text and reports its exception's message.
+template <typename Parse>
+CLI::Validator parsed_by(Parse parse, const char* name) {
+  return CLI::Validator(
+      [parse](std::string& text) -> std::string {
+        try {
+          parse(text);
+          return "";
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+      },
+      name);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* program = "dlca_sweep";
+  std::string experiment, out_dir, recipe = "paper";
+  std::vector<std::string> seed_lists, settings;
+  int64_t epochs = 0;
+  int stop_when_solved = -1, jobs = 1, threads = 0;
+  bool mpi = false;
+  CLI::App app{
+      "Train one experiment over seeds and a grid of configuration values, and tabulate how "
+      "often and how fast each combination solves it. Runs depend only on seed and options.\n"
+      "Writes DIR/runs.csv and DIR/runs.json (a row per run), DIR/summary.md (per option "
+      "combination: solved runs, median and worst epochs to solve, median wall time) and "
+      "DIR/models/<run>.json. Run the same command again to resume an interrupted sweep.\n"
+      "MPI: mpirun -np P dlca_sweep ... (rank 0 deals the runs out, ranks 1..P-1 train)."};
+  app.add_option("--config", experiment,
+                 "experiment: a name from " DLCA_TARGETS_DIR
+                 " (checkerboard_sync, ...) or a "
+                 "JSON file of the same form")
+      ->required();
+  app.add_option("--seeds", seed_lists, "seeds, e.g. 1-10 or 1,5,9 (repeatable; united)")
+      ->required()
+      ->check(parsed_by(dlca::parse_seeds, "SEEDS"));
+  app.add_option("--set", settings,
+                 "KEY=V1,V2,...: values of a configuration key of the experiment JSON (lr, steps, "
+                 "batch, stop_when_solved, random_streams, ...); repeatable, every combination "
+                 "is run")
+      ->check(parsed_by(dlca::parse_setting, "KEY=VALUES"));
+  app.add_option("--epochs", epochs, "epochs of every run (default: the experiment's)")
+      ->check(dlca::cli::positive_integer<int64_t>());
+  app.add_option("--stop-when-solved", stop_when_solved,
+                 "stop every run once its hard loss has been 0 for N consecutive epochs")
+      ->check(dlca::cli::non_negative_integer());
+  app.add_option("--recipe", recipe,
+                 "training recipe; only 'paper' (the notebook's) exists so far. When the trainer "
+                 "gains recipes, recipe becomes a configuration key that --set can vary too")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"paper"}));
+  app.add_option("--jobs", jobs, "runs at once on this machine (threads split between them)")
+      ->capture_default_str()
+      ->check(dlca::cli::positive_integer());
+  app.add_option("--threads", threads,
+                 "worker threads in all on this machine, or per rank under MPI (0 = all cores)")
+      ->capture_default_str()
+      ->check(dlca::cli::non_negative_integer());
+  app.add_option("--out", out_dir, "directory of the sweep's files (made if missing)")->required();
+  app.add_flag("--mpi", mpi,
+               "require an MPI launch (mpirun or srun); implied under mpirun -np P>1");
+  DLCA_PARSE_OR_EXIT(app, program, argc, argv);
+
+  std::optional<dlca::Sweep> sweep;
+  try {
+    dlca::SweepSpec spec;
+    spec.experiment = experiment;
+    for (const std::string& list : seed_lists)
+      for (uint64_t seed : dlca::parse_seeds(list)) spec.seeds.push_back(seed);
+    for (const std::string& setting : settings)
+      spec.settings.push_back(dlca::parse_setting(setting));
+    if (epochs > 0) spec.epochs = epochs;
+    if (stop_when_solved >= 0) spec.stop_when_solved = stop_when_solved;
+    spec.recipe = recipe;
+    sweep.emplace(std::move(spec), dlca::load_experiment(experiment, DLCA_TARGETS_DIR), out_dir);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
+  }
+
+  // Ctrl-C or SIGTERM: the running trainings stop after their epoch and are not recorded; a second
+  // one ends the process at once.
+  const dlca::StopSignals signals(true);
+  const auto finish = [&](bool complete) {
+    std::cout << "\n" << sweep->summary_markdown() << std::flush;
+    if (complete) return 0;
+    std::fprintf(stderr,
+                 "%s: interrupted with %zu of %zu runs finished; run the same command to resume\n",
+                 program, sweep->finished_count(), sweep->runs().size());
+    const int signal = dlca::StopSignals::signal_number();
+    return 128 + (signal ? signal : 2);
+  };
+  try {
+    if (mpi || dlca::cli::launched_on_several_ranks())
+      return dlca::cli::run_sweep_mpi(*sweep, jobs, threads, std::cout, finish);
+    try {
+      sweep->open();
+    } catch (const dlca::FileError& e) {
+      std::fprintf(stderr, "%s: %s\n", program, e.what());
+      return dlca::cli::kExitUsage;
+    }
+    std::cout << fmt::format("{}: {} runs, {} finished before, {} at once\n", experiment,
+                             sweep->runs().size(), sweep->finished_count(), jobs)
+              << std::flush;
+    return finish(dlca::run_sweep_locally(*sweep, jobs, threads, std::cout));
+  } catch (const dlca::FileError& e) {  // --out unusable (an MPI rank 0 opening it)
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
+  } catch (const std::invalid_argument& e) {  // MPI asked of a build without it
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return 1;
+  }
+}

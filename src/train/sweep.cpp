@@ -1,0 +1,442 @@
+// Sweeps (see sweep.hpp): the grid of runs, their configurations, recording and resuming, the
+// tables, and the local runner (--jobs runs at once, threads split between them).
+#include "dlca/sweep.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/config_json.hpp"
+#include "dlca/cpu_backend.hpp"
+#include "dlca/model.hpp"
+#include "dlca/stop_signals.hpp"
+#include "dlca/trainer.hpp"
+#include "dlca/training_run.hpp"
+
+namespace dlca {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+uint64_t parse_seed(const std::string& text, const std::string& whole) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument(fmt::format("'{}' is not a seed (a non-negative integer)", text));
+  try {
+    return std::stoull(text);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(fmt::format("{}: {} is too large for a seed", whole, text));
+  }
+}
+
+// Splits on commas that are not inside brackets or quotes.
+std::vector<std::string> split_values(const std::string& text) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  bool quoted = false;
+  for (char c : text) {
+    if (c == '"') quoted = !quoted;
+    if (!quoted && (c == '[' || c == '{')) ++depth;
+    if (!quoted && (c == ']' || c == '}')) --depth;
+    if (c == ',' && depth == 0 && !quoted)
+      parts.emplace_back();
+    else
+      parts.back() += c;
+  }
+  return parts;
+}
+
+// A value as typed: JSON when it reads as JSON (0.03, true, [8,4]), else a string (dlca).
+nlohmann::json typed_value(const std::string& text) {
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+  return value.is_discarded() ? nlohmann::json(text) : value;
+}
+
+std::string file_stem(const std::string& options) {
+  std::string stem;
+  for (char c : options)
+    stem +=
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '=' ? c : '_';
+  return stem;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+nlohmann::json task_json(const TaskSpec& t) {
+  return {{"kind", t.kind},
+          {"image", t.image},
+          {"colours", t.colours},
+          {"threshold", t.threshold},
+          {"seed_cell", t.seed_cell}};
+}
+
+}  // namespace
+
+std::vector<uint64_t> parse_seeds(const std::string& text) {
+  std::vector<uint64_t> seeds;
+  for (const std::string& part : split_values(text)) {
+    const size_t dash = part.find('-');
+    if (dash == std::string::npos) {
+      seeds.push_back(parse_seed(part, text));
+      continue;
+    }
+    const uint64_t first = parse_seed(part.substr(0, dash), text);
+    const uint64_t last = parse_seed(part.substr(dash + 1), text);
+    if (last < first)
+      throw std::invalid_argument(fmt::format("{}: the range ends before it starts", part));
+    if (last - first >= 1000000)
+      throw std::invalid_argument(fmt::format("{}: more than a million seeds", part));
+    for (uint64_t s = first; s <= last; ++s) seeds.push_back(s);
+  }
+  return seeds;
+}
+
+SweepSetting parse_setting(const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw std::invalid_argument(fmt::format("'{}' is not KEY=VALUE[,VALUE...]", text));
+  SweepSetting setting{text.substr(0, eq), split_values(text.substr(eq + 1))};
+  std::set<std::string> seen;
+  for (const std::string& v : setting.values) {
+    if (v.empty()) throw std::invalid_argument(fmt::format("{}: an empty value", text));
+    if (!seen.insert(v).second)
+      throw std::invalid_argument(fmt::format("{}: the value {} is given twice", text, v));
+  }
+  return setting;
+}
+
+nlohmann::json SweepRow::to_json() const {
+  return {{"seed", seed},
+          {"options", options},
+          {"first_zero_epoch",
+           first_zero_epoch ? nlohmann::json(*first_zero_epoch) : nlohmann::json(nullptr)},
+          {"final_soft_loss", final_soft_loss},
+          {"final_hard_loss", final_hard_loss},
+          {"active_gates", active_gates},
+          {"pruned_gates", pruned_gates},
+          {"wall_seconds", wall_seconds},
+          {"model", model},
+          {"epochs", epochs},
+          {"logits_checksum", logits_checksum}};
+}
+
+SweepRow SweepRow::from_json(const nlohmann::json& j) {
+  SweepRow row;
+  row.seed = j.at("seed").get<uint64_t>();
+  row.options = j.at("options").get<std::string>();
+  if (!j.at("first_zero_epoch").is_null())
+    row.first_zero_epoch = j.at("first_zero_epoch").get<int64_t>();
+  row.final_soft_loss = j.at("final_soft_loss").get<double>();
+  row.final_hard_loss = j.at("final_hard_loss").get<double>();
+  row.active_gates = j.at("active_gates").get<int>();
+  row.pruned_gates = j.at("pruned_gates").get<int>();
+  row.wall_seconds = j.at("wall_seconds").get<double>();
+  row.model = j.at("model").get<std::string>();
+  row.epochs = j.at("epochs").get<int64_t>();
+  row.logits_checksum = j.at("logits_checksum").get<std::string>();
+  return row;
+}
+
+Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
+    : spec_(std::move(spec)), experiment_(std::move(experiment)), directory_(std::move(directory)) {
+  if (spec_.seeds.empty()) throw ConfigError("--seeds: no seeds given");
+  std::set<uint64_t> unique(spec_.seeds.begin(), spec_.seeds.end());
+  spec_.seeds.assign(unique.begin(), unique.end());
+  nlohmann::json base = config_to_json(experiment_.config);
+  if (spec_.epochs) base["epochs"] = *spec_.epochs;
+  if (spec_.stop_when_solved) base["stop_when_solved"] = *spec_.stop_when_solved;
+  std::set<std::string> keys;
+  for (const SweepSetting& s : spec_.settings) {
+    if (s.key == "seed") throw ConfigError("--set seed: give the seeds with --seeds");
+    if (!keys.insert(s.key).second)
+      throw ConfigError(fmt::format("--set {}: given twice (list its values in one --set)", s.key));
+  }
+  // The grid, first setting slowest: each combination's options text and configuration.
+  std::vector<std::pair<std::string, nlohmann::json>> grid = {{"", base}};
+  for (const SweepSetting& s : spec_.settings) {
+    std::vector<std::pair<std::string, nlohmann::json>> next;
+    for (const auto& [options, json] : grid)
+      for (const std::string& value : s.values) {
+        nlohmann::json changed = json;
+        changed[s.key] = typed_value(value);
+        next.emplace_back(
+            fmt::format("{}{}{}={}", options, options.empty() ? "" : ";", s.key, value), changed);
+      }
+    grid = std::move(next);
+  }
+  std::set<std::string> stems;
+  for (const auto& [options, json] : grid) stems.insert(file_stem(options));
+  const bool readable_ids = stems.size() == grid.size();
+  for (size_t c = 0; c < grid.size(); ++c) {
+    const auto& [options, json] = grid[c];
+    try {
+      config_from_json(json);
+    } catch (const ConfigError& e) {
+      throw ConfigError(fmt::format("--set {}: {}", options, e.what()));
+    }
+    combinations_.push_back(options);
+    const std::string stem = readable_ids ? file_stem(options) : fmt::format("o{}", c);
+    for (uint64_t seed : spec_.seeds) {
+      SweepRun run;
+      run.index = runs_.size();
+      run.combination = c;
+      run.seed = seed;
+      run.options = options;
+      run.id = fmt::format("{}{}seed{}", stem, stem.empty() ? "" : "_", seed);
+      nlohmann::json seeded = json;
+      seeded["seed"] = seed;
+      try {
+        run.config = config_from_json(seeded);
+      } catch (const ConfigError& e) {
+        throw ConfigError(fmt::format("--seeds {}: {}", seed, e.what()));
+      }
+      runs_.push_back(std::move(run));
+    }
+  }
+  rows_.resize(runs_.size());
+}
+
+nlohmann::json Sweep::identity() const {
+  nlohmann::json settings = nlohmann::json::array();
+  for (const SweepSetting& s : spec_.settings) settings.push_back({{s.key, s.values}});
+  nlohmann::json configs = nlohmann::json::array();
+  for (const SweepRun& run : runs_)
+    configs.push_back({{"id", run.id}, {"config", config_to_json(run.config)}});
+  return {{"format", "dlca-sweep 1"},
+          {"seeds", spec_.seeds},
+          {"set", settings},
+          {"epochs", spec_.epochs ? nlohmann::json(*spec_.epochs) : nlohmann::json(nullptr)},
+          {"stop_when_solved", spec_.stop_when_solved ? nlohmann::json(*spec_.stop_when_solved)
+                                                      : nlohmann::json(nullptr)},
+          {"recipe", spec_.recipe},
+          {"task", task_json(experiment_.task)},
+          {"runs", configs}};
+}
+
+void Sweep::open() {
+  const std::string out = "--out " + directory_;
+  std::error_code error;
+  const fs::path dir(directory_), manifest = dir / "sweep.json";
+  if (fs::exists(dir, error) && !fs::is_directory(dir, error))
+    throw FileError(fmt::format("{}: exists and is not a directory", out));
+  const nlohmann::json wanted = identity();
+  if (fs::exists(manifest, error)) {
+    nlohmann::json saved = nlohmann::json::parse(read_file(manifest.string()), nullptr, false);
+    if (saved.is_discarded() || !saved.is_object() || saved.value("format", "") != "dlca-sweep 1")
+      throw FileError(fmt::format("{}: {} is not a dlca_sweep manifest", out, manifest.string()));
+    if (saved != wanted) {
+      std::string what = "experiment configuration or task";
+      for (const char* key : {"seeds", "set", "epochs", "stop_when_solved", "recipe", "task"})
+        if (saved.value(key, nlohmann::json()) != wanted.at(key)) {
+          what = key == std::string("set") ? "--set values" : key;
+          break;
+        }
+      throw FileError(fmt::format(
+          "{}: holds a sweep with other {} (see its sweep.json); give the same arguments to "
+          "resume it, or another --out",
+          out, what));
+    }
+  } else if (fs::exists(dir, error) && !fs::is_empty(dir, error)) {
+    throw FileError(
+        fmt::format("{}: is not empty and holds no sweep.json (not a sweep's "
+                    "directory); give a new or empty directory",
+                    out));
+  }
+  if (!fs::create_directories(dir / "runs", error) && error)
+    throw FileError(fmt::format("{}: cannot create it: {}", out, error.message()));
+  if (!fs::create_directories(dir / "models", error) && error)
+    throw FileError(fmt::format("{}: cannot create it: {}", out, error.message()));
+  write_file_atomically(manifest.string(), wanted.dump(1) + "\n");
+  for (const SweepRun& run : runs_) {
+    const fs::path file = dir / "runs" / (run.id + ".json");
+    if (!fs::exists(file, error)) continue;
+    try {
+      SweepRow row = SweepRow::from_json(nlohmann::json::parse(read_file(file.string())));
+      if (row.seed != run.seed || row.options != run.options)
+        throw std::runtime_error("it is the row of another run");
+      rows_[run.index] = std::move(row);
+    } catch (const FileError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw FileError(
+          fmt::format("{}: not a finished run's row ({}); remove it to train the "
+                      "run again",
+                      file.string(), e.what()));
+    }
+  }
+  write_tables();
+}
+
+size_t Sweep::finished_count() const {
+  return size_t(std::count_if(rows_.begin(), rows_.end(), [](const auto& r) { return r; }));
+}
+
+std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
+  const std::unique_ptr<Task> task = make_task(experiment_.task, run.config);
+  CpuBackendOptions options;
+  options.threads = threads;
+  CpuBackend backend(options);
+  Trainer trainer(make_model(run.config), *task, backend);
+  TrainingRunOptions run_options;
+  run_options.epochs = run.config.epochs;
+  run_options.quiet = true;
+  const std::string model = "models/" + run.id + ".json";
+  run_options.save_path = (fs::path(directory_) / model).string();
+  std::ostringstream report;  // the summary lines a training program would print
+  const TrainingSummary summary = run_training(trainer, backend.name(), run_options, report);
+  if (summary.interrupted) return std::nullopt;
+  SweepRow row;
+  row.seed = run.seed;
+  row.options = run.options;
+  row.first_zero_epoch = summary.first_zero_epoch;
+  row.final_soft_loss = summary.final_soft_loss;
+  row.final_hard_loss = summary.final_hard_loss;
+  row.active_gates = summary.active_gates;
+  row.pruned_gates = summary.pruned_gates;
+  row.wall_seconds = summary.wall_seconds;
+  row.model = model;
+  row.epochs = summary.epochs;
+  row.logits_checksum = summary.logits_checksum;
+  return row;
+}
+
+void Sweep::record(size_t run, const SweepRow& row) {
+  write_file_atomically((fs::path(directory_) / "runs" / (runs_.at(run).id + ".json")).string(),
+                        row.to_json().dump(1) + "\n");
+  rows_.at(run) = row;
+  write_tables();
+}
+
+void Sweep::write_tables() const {
+  const fs::path dir(directory_);
+  write_file_atomically((dir / "runs.csv").string(), csv());
+  write_file_atomically((dir / "runs.json").string(), rows_json().dump(1) + "\n");
+  write_file_atomically((dir / "summary.md").string(), summary_markdown());
+}
+
+std::string Sweep::csv() const {
+  std::string text =
+      "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,"
+      "wall_seconds,model,epochs,logits_checksum\n";
+  for (const auto& r : rows_)
+    if (r)
+      text += fmt::format("{},{},{},{:.9g},{:.9g},{},{},{:.3f},{},{},{}\n", r->seed,
+                          csv_field(r->options),
+                          r->first_zero_epoch ? std::to_string(*r->first_zero_epoch) : "",
+                          r->final_soft_loss, r->final_hard_loss, r->active_gates, r->pruned_gates,
+                          r->wall_seconds, csv_field(r->model), r->epochs, r->logits_checksum);
+  return text;
+}
+
+nlohmann::json Sweep::rows_json() const {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : rows_)
+    if (r) rows.push_back(r->to_json());
+  return rows;
+}
+
+std::string Sweep::summary_markdown() const {
+  std::string text =
+      "| options | solved | median epochs to solve | worst epochs to solve | median wall s |\n"
+      "|---|---|---|---|---|\n";
+  size_t unfinished = 0;
+  for (size_t c = 0; c < combinations_.size(); ++c) {
+    std::vector<double> epochs, wall;
+    size_t finished = 0;
+    for (const SweepRun& run : runs_) {
+      if (run.combination != c) continue;
+      const auto& r = rows_[run.index];
+      if (!r) {
+        ++unfinished;
+        continue;
+      }
+      ++finished;
+      wall.push_back(r->wall_seconds);
+      if (r->first_zero_epoch) epochs.push_back(double(*r->first_zero_epoch));
+    }
+    text += fmt::format(
+        "| {} | {}/{} | {} | {} | {} |\n",
+        combinations_[c].empty() ? "(the experiment's)" : combinations_[c], epochs.size(), finished,
+        epochs.empty() ? "-" : fmt::format("{:g}", median(epochs)),
+        epochs.empty() ? "-" : fmt::format("{:g}", *std::max_element(epochs.begin(), epochs.end())),
+        wall.empty() ? "-" : fmt::format("{:.1f}", median(wall)));
+  }
+  if (unfinished > 0) text += fmt::format("\n{} runs not finished yet.\n", unfinished);
+  return text;
+}
+
+std::string progress_line(const SweepRow& row, size_t done, size_t total) {
+  return fmt::format("[{}/{}] seed {}{}{}: {} ({:.1f} s)\n", done, total, row.seed,
+                     row.options.empty() ? "" : " ", row.options,
+                     row.first_zero_epoch
+                         ? fmt::format("solved at epoch {}", *row.first_zero_epoch)
+                         : fmt::format("not solved (hard loss {:g} after {} epochs)",
+                                       row.final_hard_loss, row.epochs),
+                     row.wall_seconds);
+}
+
+bool run_sweep_locally(Sweep& sweep, int jobs, int threads, std::ostream& out) {
+  std::vector<size_t> pending;
+  for (const SweepRun& run : sweep.runs())
+    if (!sweep.finished(run.index)) pending.push_back(run.index);
+  jobs = std::max(1, std::min<int>(jobs, int(pending.size())));
+  const int cores = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  const int per_run = jobs == 1 ? threads : std::max(1, cores / jobs);
+  std::atomic<size_t> next{0};
+  std::mutex mutex;  // guards the sweep's rows and files, `out` and `failure`
+  std::string failure;
+  bool stopped = false;
+  const auto work = [&] {
+    while (true) {
+      {
+        std::lock_guard lock(mutex);
+        if (!failure.empty() || stopped || StopSignals::stop_requested()) return;
+      }
+      const size_t i = next++;
+      if (i >= pending.size()) return;
+      try {
+        const std::optional<SweepRow> row = sweep.train(sweep.runs()[pending[i]], per_run);
+        std::lock_guard lock(mutex);
+        if (!row) {
+          stopped = true;
+          return;
+        }
+        sweep.record(pending[i], *row);
+        out << progress_line(*row, sweep.finished_count(), sweep.runs().size()) << std::flush;
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mutex);
+        if (failure.empty())
+          failure = fmt::format("run {}: {}", sweep.runs()[pending[i]].id, e.what());
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int j = 1; j < jobs; ++j) workers.emplace_back(work);
+  work();
+  for (std::thread& t : workers) t.join();
+  if (!failure.empty()) throw std::runtime_error(failure);
+  return !stopped && !StopSignals::stop_requested();
+}
+
+}  // namespace dlca

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# dlca_sweep checked from the outside (tests/hostile/sweep.cmake runs one CASE per test, in an empty
+# directory of its own). Usage: sweep.sh CASE DLCA_SWEEP [MPIEXEC]. Every case runs the same tiny
+# sweep (checkerboard, 2 steps, 4 seeds x 2 learning rates) and compares tables with wall_seconds
+# (runs.csv column 8, summary.md's last column) left out: everything else depends only on seed and
+# options.
+set -u
+case_name=$1
+sweep=$2
+mpiexec=${3:-}
+args=(--config checkerboard_sync --seeds 1-4 --set steps=2 --set lr=0.05,0.1)
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+runs_without_wall() { cut -d, -f8 --complement "$1/runs.csv"; }
+table_without_wall() { sed 's/| [^|]* |$/|/' "$1/summary.md"; }
+same_sweep() {  # the runs and the table of $1 and $2 agree
+  diff <(runs_without_wall "$1") <(runs_without_wall "$2") || fail "$1/runs.csv differs from $2's"
+  diff <(table_without_wall "$1") <(table_without_wall "$2") || fail "$1/summary.md differs from $2's"
+}
+trap 'kill $(jobs -p) 2>/dev/null' EXIT # never leave a program running
+
+case $case_name in
+files) # the files and rows a 4-seed x 2-option sweep writes
+  "$sweep" "${args[@]}" --epochs 5 --out s >out.txt || fail "exit status $?"
+  [ "$(head -1 s/runs.csv)" = \
+    "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,wall_seconds,model,epochs,logits_checksum" ] ||
+    fail "runs.csv header: $(head -1 s/runs.csv)"
+  [ "$(tail -n +2 s/runs.csv | cut -d, -f1,2 | tr '\n' ' ')" = \
+    "1,steps=2;lr=0.05 2,steps=2;lr=0.05 3,steps=2;lr=0.05 4,steps=2;lr=0.05 1,steps=2;lr=0.1 2,steps=2;lr=0.1 3,steps=2;lr=0.1 4,steps=2;lr=0.1 " ] ||
+    fail "rows not in (options, seed) order: $(cut -d, -f1,2 s/runs.csv)"
+  tail -n +2 s/runs.csv | cut -d, -f3,10 | grep -qvx ',5' && fail "a run that should not solve in 5 epochs: $(cat s/runs.csv)"
+  for model in $(tail -n +2 s/runs.csv | cut -d, -f9); do
+    grep -q '"format"' "s/$model" || fail "no model file s/$model"
+  done
+  [ "$(grep -c '"seed"' s/runs.json)" = 8 ] || fail "runs.json does not hold 8 rows"
+  grep -qx '| steps=2;lr=0.05 | 0/4 | - | - | [0-9.]* |' s/summary.md || fail "summary.md: $(cat s/summary.md)"
+  grep -qx '| steps=2;lr=0.1 | 0/4 | - | - | [0-9.]* |' s/summary.md || fail "summary.md: $(cat s/summary.md)"
+  [ "$(grep -c '^\[[1-8]/8\] seed [1-4] steps=2;lr=0\.[01]5*: not solved' out.txt)" = 8 ] || fail "progress: $(cat out.txt)"
+  # Run again: everything was finished, nothing is trained, the files stay the same.
+  cp s/runs.csv before.csv
+  "$sweep" "${args[@]}" --epochs 5 --out s >again.txt || fail "second run: exit status $?"
+  grep -q "8 runs, 8 finished before" again.txt || fail "second run: $(cat again.txt)"
+  grep -q 'not solved' again.txt && fail "second run trained again: $(cat again.txt)"
+  cmp -s before.csv s/runs.csv || fail "second run changed runs.csv"
+  # Other arguments into the same directory are refused.
+  "$sweep" "${args[@]}" --epochs 6 --out s >other.txt 2>&1
+  [ $? = 2 ] && grep -qx 'dlca_sweep: --out s: holds a sweep with other epochs .*' other.txt ||
+    fail "other arguments: $(cat other.txt)"
+  echo "sweep files ok"
+  ;;
+jobs) # --jobs 2 trains the same runs as --jobs 1
+  "$sweep" "${args[@]}" --epochs 5 --jobs 1 --threads 2 --out one >/dev/null || fail "--jobs 1: exit $?"
+  "$sweep" "${args[@]}" --epochs 5 --jobs 2 --threads 2 --out two >/dev/null || fail "--jobs 2: exit $?"
+  same_sweep one two
+  echo "sweep jobs ok"
+  ;;
+resume) # SIGINT after some runs finished, then the same command again: the same table
+  "$sweep" "${args[@]}" --epochs 40 --threads 1 --out whole >/dev/null || fail "whole sweep: exit $?"
+  "$sweep" "${args[@]}" --epochs 40 --threads 1 --out cut >first.txt 2>&1 &
+  pid=$!
+  for _ in $(seq 1 400); do
+    [ "$(ls cut/runs 2>/dev/null | wc -l)" -ge 2 ] && break
+    sleep 0.02
+  done
+  kill -INT $pid
+  wait $pid
+  status=$?
+  [ $status = 130 ] || fail "interrupted sweep: exit status $status, not 130: $(cat first.txt)"
+  done_before=$(ls cut/runs | wc -l)
+  [ "$done_before" -ge 2 ] && [ "$done_before" -lt 8 ] || fail "$done_before runs finished before the interrupt"
+  grep -q "interrupted with $done_before of 8 runs finished" first.txt || fail "$(cat first.txt)"
+  "$sweep" "${args[@]}" --epochs 40 --threads 1 --out cut >second.txt || fail "resumed: exit $?"
+  grep -q "8 runs, $done_before finished before" second.txt || fail "resumed: $(cat second.txt)"
+  [ "$(grep -c 'not solved' second.txt)" = $((8 - done_before)) ] || fail "resumed trained again: $(cat second.txt)"
+  same_sweep whole cut
+  echo "sweep resume ok after $done_before of 8 runs"
+  ;;
+mpi) # mpirun -np 2 gives the same runs and table as the sweep without MPI
+  if [ -z "$mpiexec" ]; then
+    echo "DLCA_TEST_SKIPPED: dlca_sweep was built without MPI (install openmpi-bin and libopenmpi-dev)"
+    exit 0
+  fi
+  "$sweep" "${args[@]}" --epochs 5 --threads 1 --out plain >/dev/null || fail "without MPI: exit $?"
+  "$mpiexec" -np 2 --oversubscribe --allow-run-as-root "$sweep" "${args[@]}" --epochs 5 --threads 1 \
+    --out mpi >mpi.txt 2>&1 || fail "mpirun: exit $?: $(cat mpi.txt)"
+  [ "$(grep -c '^\[[1-8]/8\] seed' mpi.txt)" = 8 ] || fail "mpirun progress: $(cat mpi.txt)"
+  same_sweep plain mpi
+  echo "sweep mpi ok"
+  ;;
+*)
+  fail "unknown case $case_name"
+  ;;
+esac
