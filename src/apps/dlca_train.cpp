@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   app.add_option_function<std::string>(
          "--config",
          [&](const std::string& experiment) {
+           if (experiment.rfind("--", 0) == 0)  // "--config --epochs 3": a forgotten value
+             throw CLI::ValidationError("--config", "needs a value, got the option " + experiment);
            try {
              file = dlca::load_experiment(experiment, DLCA_TARGETS_DIR);
            } catch (const std::exception& e) {

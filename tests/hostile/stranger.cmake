@@ -79,3 +79,6 @@ dlca_cli_test(hostile.stranger.resume_other_pixels sh -c "mkdir a b && ${make_pn
   --epochs 1 --save m.json --quiet && ${expect} \
   '^train_image: the model was trained for image \\(8x8, 1 plane, seed cell, t\\.png, mono above 0\\.26\\), not for image \\(8x8, 1 plane, seed cell, t\\.png, mono above 0\\.26\\) with other target pixels$' \
   ${s_image} --target b/t.png --channels 8 --size 8 --steps 2 --epochs 2 --resume m.json")
+# A forgotten --config value is not read as the experiment named "--epochs".
+dlca_cli_test(stranger.config_forgotten_value ${expect}
+  "^dlca_train: --config: needs a value, got the option --epochs$" $<TARGET_FILE:dlca_train> --config --epochs 3)
