@@ -33,23 +33,26 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
   CHECK(sweep.runs()[11].config.steps == 3);
   CHECK(sweep.runs()[11].config.seed == 3);
   sweep.open();
-  const auto row = [&](size_t run, std::optional<int64_t> epoch, double wall) {
+  const auto row = [&](size_t run, std::optional<int64_t> epoch, double wall,
+                       double final_hard_loss = 0) {
     dlca::SweepRow r;
     r.seed = sweep.runs()[run].seed;
     r.options = sweep.runs()[run].options;
     r.first_zero_epoch = epoch;
     r.wall_seconds = wall;
+    r.final_hard_loss = epoch ? final_hard_loss : 17;
     sweep.record(run, r);
   };
   row(0, 100, 1), row(1, std::nullopt, 4), row(2, 300, 2), row(3, 50, 3);
+  row(4, 70, 5, 12);  // reached hard loss 0 at epoch 70 but ended with 12 wrong bits: not solved
   const std::string table = sweep.summary_markdown();
   CHECK(table.find("| lr=0.03;steps=2 | 2/3 | 200 | 300 | 2.0 |\n") != std::string::npos);
-  CHECK(table.find("| lr=0.03;steps=3 | 1/1 | 50 | 50 | 3.0 |\n") != std::string::npos);
+  CHECK(table.find("| lr=0.03;steps=3 | 1/2 | 50 | 50 | 4.0 |\n") != std::string::npos);
   CHECK(table.find("| lr=0.05;steps=2 | 0/0 | - | - | - |\n") != std::string::npos);
-  CHECK(table.find("8 runs not finished yet.") != std::string::npos);
+  CHECK(table.find("7 runs not finished yet.") != std::string::npos);
   // A second sweep over the same directory reads the recorded rows back.
   dlca::Sweep again(spec, tiny_experiment(), dir / "s");
   again.open();
-  CHECK(again.finished_count() == 4);
+  CHECK(again.finished_count() == 5);
   CHECK(again.summary_markdown() == table);
 }

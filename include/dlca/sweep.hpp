@@ -63,6 +63,9 @@ struct SweepRow {
   static SweepRow from_json(const nlohmann::json& json);  // throws on a malformed row
 };
 
+// A run is solved when it ends with hard loss 0; one that reached 0 and lost it again is not.
+bool solved(const SweepRow& row);
+
 class Sweep {
  public:
   // Builds every run's configuration (the experiment's, with --epochs, --stop-when-solved and the

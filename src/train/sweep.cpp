@@ -355,6 +355,8 @@ nlohmann::json Sweep::rows_json() const {
   return rows;
 }
 
+bool solved(const SweepRow& row) { return row.first_zero_epoch && row.final_hard_loss == 0; }
+
 std::string Sweep::summary_markdown() const {
   std::string text =
       "| options | solved | median epochs to solve | worst epochs to solve | median wall s |\n"
@@ -372,7 +374,7 @@ std::string Sweep::summary_markdown() const {
       }
       ++finished;
       wall.push_back(r->wall_seconds);
-      if (r->first_zero_epoch) epochs.push_back(double(*r->first_zero_epoch));
+      if (solved(*r)) epochs.push_back(double(*r->first_zero_epoch));
     }
     text += fmt::format(
         "| {} | {}/{} | {} | {} | {} |\n",
@@ -388,8 +390,10 @@ std::string Sweep::summary_markdown() const {
 std::string progress_line(const SweepRow& row, size_t done, size_t total) {
   return fmt::format("[{}/{}] seed {}{}{}: {} ({:.1f} s)\n", done, total, row.seed,
                      row.options.empty() ? "" : " ", row.options,
-                     row.first_zero_epoch
-                         ? fmt::format("solved at epoch {}", *row.first_zero_epoch)
+                     solved(row) ? fmt::format("solved at epoch {}", *row.first_zero_epoch)
+                     : row.first_zero_epoch
+                         ? fmt::format("not solved (hard loss {:g} after {} epochs; 0 at epoch {})",
+                                       row.final_hard_loss, row.epochs, *row.first_zero_epoch)
                          : fmt::format("not solved (hard loss {:g} after {} epochs)",
                                        row.final_hard_loss, row.epochs),
                      row.wall_seconds);
