@@ -18,19 +18,12 @@
 #include "dlca/model_file.hpp"
 #include "dlca/output_paths.hpp"
 #include "dlca/trained_task.hpp"
+#include "scratch_dir.hpp"
 
 using namespace dlca;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("dlca_test_files_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 std::string refusal(const std::vector<NamedPath>& in, const std::vector<NamedPath>& out) {
   try {
@@ -44,7 +37,8 @@ std::string refusal(const std::vector<NamedPath>& in, const std::vector<NamedPat
 }  // namespace
 
 TEST_CASE("a write to a pipe goes into the pipe and leaves no temporary") {
-  const fs::path dir = fresh_dir("pipe");
+  const testing::ScratchDir scratch;
+  const fs::path dir = scratch.path;
   const std::string fifo = (dir / "p").string();
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   FILE* reader = ::popen(("cat " + fifo).c_str(), "r");
@@ -58,11 +52,11 @@ TEST_CASE("a write to a pipe goes into the pipe and leaves no temporary") {
   REQUIRE(::stat(fifo.c_str(), &st) == 0);
   CHECK(S_ISFIFO(st.st_mode));
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("an OutputFile not committed leaves nothing, and reading a directory says so") {
-  const fs::path dir = fresh_dir("uncommitted");
+  const testing::ScratchDir scratch;
+  const fs::path dir = scratch.path;
   {
     OutputFile out((dir / "x.json").string());
     out.write("half");
@@ -70,11 +64,11 @@ TEST_CASE("an OutputFile not committed leaves nothing, and reading a directory s
   CHECK(fs::is_empty(dir));
   CHECK_THROWS_WITH_AS(read_file(dir.string()), (dir.string() + ": is a directory").c_str(),
                        FileError);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("check_output_paths compares files, not spellings") {
-  const fs::path dir = fresh_dir("paths");
+  const testing::ScratchDir scratch;
+  const fs::path dir = scratch.path;
   const std::string a = (dir / "a.json").string(), b = (dir / "sub" / ".." / "a.json").string();
   fs::create_directories(dir / "sub");
   write_file_atomically(a, "{}");
@@ -88,7 +82,6 @@ TEST_CASE("check_output_paths compares files, not spellings") {
   CHECK(
       refusal({}, {{"--save", (dir / "none" / "m.json").string()}}).find(": cannot write there") !=
       std::string::npos);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("memory sizes and the training estimate") {
@@ -114,7 +107,8 @@ TEST_CASE("memory sizes and the training estimate") {
 
 #ifdef DLCA_EVAL
 TEST_CASE("dlca_eval refuses 4 x steps past its limit") {
-  const fs::path dir = fresh_dir("eval");
+  const testing::ScratchDir scratch;
+  const fs::path dir = scratch.path;
   ExperimentConfig c = checkerboard_sync_config();
   c.steps = 600000000;  // 4 x steps overflows int
   Model model = make_model(c);
@@ -133,6 +127,5 @@ TEST_CASE("dlca_eval refuses 4 x steps past its limit") {
   CHECK(
       text.find("4 x the training steps (600000000) is more than 1000000000 steps; give --steps") !=
       std::string::npos);
-  fs::remove_all(dir);
 }
 #endif

@@ -18,6 +18,7 @@
 #include "dlca/atomic_file.hpp"
 #include "dlca/config_json.hpp"
 #include "dlca/cpu_backend.hpp"
+#include "dlca/median.hpp"
 #include "dlca/model.hpp"
 #include "dlca/stop_signals.hpp"
 #include "dlca/trainer.hpp"
@@ -68,11 +69,6 @@ std::string file_stem(const std::string& options) {
     stem +=
         std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '=' ? c : '_';
   return stem;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
 std::string csv_field(const std::string& text) {

@@ -11,6 +11,7 @@
 
 #include "dlca/atomic_file.hpp"
 #include "dlca/circuit.hpp"
+#include "dlca/median.hpp"
 #include "dlca/model_file.hpp"
 #include "dlca/output_paths.hpp"
 #include "dlca/stop_signals.hpp"
@@ -25,12 +26,6 @@ std::string format_seconds(double s) {
   if (s < 60) return fmt::format("{:.1f} s", s);
   if (s < 3600) return fmt::format("{}m{:02}s", int(s) / 60, int(s) % 60);
   return fmt::format("{}h{:02}m", int(s) / 3600, (int(s) / 60) % 60);
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
 }  // namespace
