@@ -152,3 +152,31 @@ TEST_CASE("Vulkan device training: reading the state back and resuming change no
     CHECK(resumed.history()[e].hard_loss == a.history()[e].hard_loss);
   }
 }
+
+TEST_CASE("Vulkan device training: undoing an epoch restores the state before it") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
+  // A solved stop takes back the last epoch's update; on the device that state is downloaded
+  // before each epoch. 3 epochs and an undo equal 2 epochs, and the undone measurement is the
+  // third epoch's.
+  const ExperimentConfig c = testing::small_checkerboard();
+  const CheckerboardTask task(c);
+  VulkanBackend a_backend(validated()), b_backend(validated());
+  Trainer a(make_model(c), task, a_backend), b(make_model(c), task, b_backend);
+  REQUIRE(a.on_device());
+  a.keep_undo_state(true);
+  for (int e = 0; e < 3; ++e) a.run_epoch();
+  const EpochStats third = a.history().back();
+  a.undo_last_epoch();
+  for (int e = 0; e < 2; ++e) b.run_epoch();
+  CHECK(a.epoch() == 2);
+  CHECK(a.model().logits == b.model().logits);
+  CHECK(a.optimizer().second_moment() == b.optimizer().second_moment());
+  CHECK(a.optimizer().steps_taken() == 2);
+  REQUIRE(a.undone_epoch());
+  CHECK(a.undone_epoch()->soft_loss == third.soft_loss);
+  // Training on continues as if the undone epoch had not run: epoch 2 again, the same result.
+  const EpochStats again = a.run_epoch();
+  CHECK(again.soft_loss == third.soft_loss);
+  CHECK(again.epoch == 2);
+  CHECK(a_backend.validation_errors() == 0);
+}

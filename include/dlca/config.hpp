@@ -20,6 +20,20 @@ enum class RandomStreams { kDlca, kJax };
 const char* connection_name(Connection c);
 Connection parse_connection(const std::string& name);  // throws ConfigError
 
+// How to train: `paper` is the notebook's recipe, bit for bit; `robust` adds multi-start (several
+// candidate wirings trained side by side, the first that solves kept) and stops as soon as the hard
+// loss is 0, keeping the parameters that scored it (README, "Training recipes").
+enum class Recipe { kPaper, kRobust };
+
+const char* recipe_name(Recipe r);
+Recipe parse_recipe(const std::string& name);  // throws ConfigError
+// The values a recipe gives `starts` and `stop_when_solved` when they are not set explicitly.
+struct RecipeDefaults {
+  int starts = 1;
+  int stop_when_solved = 0;
+};
+RecipeDefaults recipe_defaults(Recipe recipe);
+
 // Thrown for an impossible configuration; what() starts with the offending field's name.
 class ConfigError : public std::runtime_error {
  public:
@@ -49,6 +63,10 @@ struct ExperimentConfig {
   // Training stops once the hard loss has been 0 for this many consecutive epochs (0: never). Like
   // `epochs` it only says how long to train: a checkpoint resumes with any value.
   int stop_when_solved = 0;  // the documented default (README)
+  Recipe recipe = Recipe::kPaper;
+  // Candidates trained side by side (multi-start); candidate k has its own wiring and data from
+  // start_seed(seed, k), candidate 0 the run's own seed. 1: a plain run.
+  int starts = 1;
 
   // Bits each perception kernel emits per channel (the last perception layer's width).
   int perception_outputs() const { return perception_layers.back(); }

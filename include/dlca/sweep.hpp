@@ -35,7 +35,7 @@ struct SweepSpec {
   std::vector<SweepSetting> settings;
   std::optional<int64_t> epochs;        // --epochs for every run
   std::optional<int> stop_when_solved;  // --stop-when-solved for every run
-  std::string recipe = "paper";         // the only recipe the trainer has so far
+  std::string recipe;                   // --recipe for every run ("": the experiment's)
 };
 
 // One training of the sweep: a seed and one combination of the settings' values.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "dlca/adamw.hpp"
@@ -43,6 +44,18 @@ class Trainer {
   void restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
                std::vector<float> second_moment, std::vector<EpochStats> history);
 
+  // Keeps the state before each epoch (parameters, moments, step count) so that the epoch can be
+  // taken back: a copy per epoch on the host, and on a device the download of that state.
+  void keep_undo_state(bool keep) { keep_undo_ = keep; }
+  // Takes back the last epoch: parameters, moments and step count as they were before it, one epoch
+  // less, its history entry removed. Its measurement, which is that of the parameters now current,
+  // stays available as undone_epoch() until the next epoch or restore. A run that stops when solved
+  // uses it to end with the very parameters that scored hard loss 0; resuming such a checkpoint
+  // repeats that epoch exactly. Throws std::logic_error unless keep_undo_state(true) was set before
+  // the last epoch ran.
+  void undo_last_epoch();
+  const std::optional<EpochStats>& undone_epoch() const { return undone_; }
+
  private:
   void sync_from_device() const;
 
@@ -60,6 +73,12 @@ class Trainer {
   TaskBatch data_;
   jax::EpochKeys jax_rollout_keys_;  // the notebook's per-epoch rollout keys (async masks)
   std::vector<uint8_t> masks_;       // this epoch's async fire masks
+  bool keep_undo_ = false;
+  struct Snapshot {
+    int64_t steps = -1;  // -1: none kept for the last epoch
+    std::vector<float> logits, first_moment, second_moment;
+  } before_last_epoch_;
+  std::optional<EpochStats> undone_;
 };
 
 }  // namespace dlca

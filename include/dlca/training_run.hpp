@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,7 @@ struct TrainingRunOptions {
   int64_t checkpoint_every = 0;  // rewrite save_path every N epochs (0: only at the end)
   int print_every = 100;         // plain-line period when not on a terminal
   bool quiet = false;            // no progress output at all
+  int threads = 0;  // several candidates: how many train at once (0 = every core)
   // Run on the final model before the summary is written; its keys are added to the summary JSON.
   // They are printed after the summary as "key value".
   std::function<nlohmann::json(const Model&)> evaluate;
@@ -49,6 +51,11 @@ struct TrainingSummary {
   bool interrupted = false;          // stopped by a signal before `epochs`
   bool stopped_when_solved = false;  // stopped early by the config's stop_when_solved
   int stop_signal = 0;               // SIGINT or SIGTERM when a signal stopped the run
+  // Multi-start: how many candidates, which one the run kept (the one that solved, else the one
+  // with the lowest hard loss, the lowest start on ties) and its seed. 1, 0 and the seed otherwise.
+  int starts = 1;
+  int chosen_start = 0;
+  uint64_t start_seed = 0;
   // Hard circuit's op counts (argmax), perception (per kernel) and update separately.
   std::vector<int> perception_op_counts, update_op_counts;
   nlohmann::json extra;  // keys from TrainingRunOptions::evaluate
@@ -60,5 +67,11 @@ std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options);
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out);
+// A multi-start run: the candidates train one epoch at a time each, side by side (in parallel on
+// the CPU); the log, model, pictures and summary are those of the chosen candidate. `run_seed` is
+// the seed the candidates' seeds were derived from.
+TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_seed,
+                             const std::string& backend_name, const TrainingRunOptions& options,
+                             std::ostream& out);
 
 }  // namespace dlca

@@ -33,7 +33,7 @@ CLI::Validator parsed_by(Parse parse, const char* name) {
 
 int main(int argc, char** argv) {
   const char* program = "dlca_sweep";
-  std::string experiment, out_dir, recipe = "paper";
+  std::string experiment, out_dir, recipe;
   std::vector<std::string> seed_lists, settings;
   int64_t epochs = 0;
   int stop_when_solved = -1, jobs = 1, threads = 0;
@@ -64,10 +64,9 @@ int main(int argc, char** argv) {
                  "stop every run once its hard loss has been 0 for N consecutive epochs")
       ->check(dlca::cli::non_negative_integer());
   app.add_option("--recipe", recipe,
-                 "training recipe; only 'paper' (the notebook's) exists so far. When the trainer "
-                 "gains recipes, recipe becomes a configuration key that --set can vary too")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"paper"}));
+                 "training recipe of every run: paper or robust (default: the experiment's); "
+                 "--set recipe=paper,robust compares them")
+      ->check(CLI::IsMember({"paper", "robust"}));
   app.add_option("--jobs", jobs, "runs at once on this machine (threads split between them)")
       ->capture_default_str()
       ->check(dlca::cli::positive_integer());

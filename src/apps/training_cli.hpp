@@ -19,6 +19,7 @@
 #include "dlca/cpu_backend.hpp"
 #include "dlca/memory_budget.hpp"
 #include "dlca/model_file.hpp"
+#include "dlca/multi_start.hpp"
 #include "dlca/output_paths.hpp"
 #include "dlca/training_run.hpp"
 
@@ -101,6 +102,22 @@ struct TrainingCli {
            "dlca: dlca's own streams (any 64-bit seed)")
         ->capture_default_str()
         ->check(CLI::IsMember({"dlca", "jax"}));
+    app.add_option_function<std::string>(
+           "--recipe",
+           [this](const std::string& name) {
+             config.recipe = parse_recipe(name);
+             const RecipeDefaults defaults = recipe_defaults(config.recipe);
+             config.starts = defaults.starts;  // unless --starts or --stop-when-solved follow
+             config.stop_when_solved = defaults.stop_when_solved;
+           },
+           "paper: the notebook's recipe, bit for bit; robust: 4 starts, stop at the first "
+           "epoch with hard loss 0 and keep those parameters (README, \"Training recipes\")")
+        ->check(CLI::IsMember({"paper", "robust"}));
+    app.add_option("--starts", config.starts,
+                   "candidates trained side by side from seeds derived from --seed; the first "
+                   "to solve is kept (1 = a plain run)")
+        ->capture_default_str()
+        ->check(integer_from_to(1, 64));
     app.add_option("--stop-when-solved", config.stop_when_solved,
                    "stop once the hard loss has been 0 for N consecutive epochs (0 = never)")
         ->capture_default_str()
@@ -149,7 +166,14 @@ struct TrainingCli {
       std::optional<ModelFile> resumed;
       if (!resume_path.empty()) {
         resumed = load_checkpoint(resume_path);
-        require_same_config(resume_path, resumed->model.config, config);
+        // A multi-start run's checkpoint continues the whole run, or its chosen candidate alone
+        // (--starts 1 with that candidate's seed).
+        const bool whole_run = resumed->multi_start && !(config.starts == 1 &&
+                                                         config.seed == resumed->model.config.seed);
+        require_same_config(resume_path,
+                            whole_run ? resumed->multi_start->run_config(resumed->model.config)
+                                      : resumed->model.config,
+                            config);
         const int64_t saved_epoch = resumed->training->epoch;
         if (config.epochs < saved_epoch)
           throw std::runtime_error(fmt::format(
@@ -162,26 +186,39 @@ struct TrainingCli {
                        "training, only the outputs are written\n",
                        program, resume_path.c_str(), (long long)saved_epoch);
       }
-      Model model = resumed ? std::move(resumed->model) : make_model(config);
-      model.config.epochs = config.epochs;
-      model.config.stop_when_solved = config.stop_when_solved;
-      const auto task = make_task(config);  // a Task, or a pointer to one
-      const Task* task_ptr;
-      if constexpr (requires { *task; })
-        task_ptr = &*task;
-      else
-        task_ptr = &task;
-      choice.cpu = backend;
-      ChosenBackend chosen = make_backend(choice);
-      if (!chosen.note.empty()) std::fprintf(stderr, "%s: %s\n", program, chosen.note.c_str());
-      if (!chosen.vulkan)
-        check_memory(cpu_training_bytes(config, backend), "training on the CPU",
-                     max_memory.empty() ? 0 : parse_memory_size(max_memory));
-      Trainer trainer(std::move(model), *task_ptr, *chosen.backend);
-      if (resumed) restore_training(trainer, std::move(*resumed->training));
-      const auto summary = run_training(trainer, chosen.backend->name(), run, std::cout);
-      if (choice.profile && chosen.vulkan) std::cout << describe_profile(chosen.vulkan->profile());
-      if (choice.profile && !chosen.vulkan)
+      const auto task_of = [&](const ExperimentConfig& c) -> std::unique_ptr<Task> {
+        using Made = decltype(make_task(c));  // a Task, or a pointer to one
+        if constexpr (requires(Made m) { m.release(); })
+          return make_task(c);
+        else
+          return std::unique_ptr<Task>(new Made(make_task(c)));
+      };
+      std::string note;
+      VulkanBackend* vulkan = nullptr;  // candidate 0's, for --profile
+      const auto backend_of = [&](int start, int threads) {
+        choice.cpu = backend;
+        choice.cpu.threads = threads;
+        ChosenBackend chosen = make_backend(choice);
+        if (start == 0) {
+          note = chosen.note;
+          vulkan = chosen.vulkan;
+        }
+        return std::move(chosen.backend);
+      };
+      std::vector<TrainingCandidate> candidates =
+          make_candidates(config, task_of, backend_of, backend.threads,
+                          resumed ? &*resumed : nullptr, resume_path);
+      if (!note.empty()) std::fprintf(stderr, "%s: %s\n", program, note.c_str());
+      if (!vulkan)  // before the rollouts allocate their grids
+        check_memory(uint64_t(config.starts) * cpu_training_bytes(config, backend),
+                     "training on the CPU", max_memory.empty() ? 0 : parse_memory_size(max_memory));
+      std::vector<Trainer*> trainers;
+      for (TrainingCandidate& c : candidates) trainers.push_back(c.trainer.get());
+      run.threads = backend.threads;
+      const auto summary =
+          run_training(trainers, config.seed, candidates[0].backend->name(), run, std::cout);
+      if (choice.profile && vulkan) std::cout << describe_profile(vulkan->profile());
+      if (choice.profile && !vulkan)
         std::fprintf(stderr, "%s: --profile: only the Vulkan backend is profiled\n", program);
       return summary.interrupted ? 128 + (summary.stop_signal ? summary.stop_signal : 2) : 0;
     } catch (const ConfigError& e) {

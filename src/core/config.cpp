@@ -29,6 +29,21 @@ Connection parse_connection(const std::string& name) {
       fmt::format("connection: unknown kind '{}' (unique, random, first_kernel)", name));
 }
 
+const char* recipe_name(Recipe r) { return r == Recipe::kRobust ? "robust" : "paper"; }
+
+Recipe parse_recipe(const std::string& name) {
+  if (name == "paper") return Recipe::kPaper;
+  if (name == "robust") return Recipe::kRobust;
+  throw ConfigError(fmt::format("recipe: must be \"paper\" or \"robust\", got \"{}\"", name));
+}
+
+RecipeDefaults recipe_defaults(Recipe recipe) {
+  // robust: four candidates, and stop at the first epoch whose hard loss is 0 (its parameters are
+  // the ones kept). Measured in RESULTS.md ("Training recipes").
+  if (recipe == Recipe::kRobust) return {.starts = 4, .stop_when_solved = 1};
+  return {};
+}
+
 namespace {
 
 [[noreturn]] void reject(const std::string& field, const std::string& reason) {
@@ -71,6 +86,10 @@ void validate(const ExperimentConfig& c) {
   require_positive("steps", c.steps);
   require_positive("batch", c.batch);
   require_positive("epochs", c.epochs);
+  if (c.starts < 1 || c.starts > 64)
+    reject("starts", fmt::format("must be between 1 and 64, got {}", c.starts));
+  if (c.stop_when_solved < 0)
+    reject("stop_when_solved", fmt::format("must be non-negative, got {}", c.stop_when_solved));
   if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))
     reject("lr", fmt::format("must be a positive finite number, got {}", c.learning_rate));
   if (!(c.fire_rate > 0 && c.fire_rate <= 1))

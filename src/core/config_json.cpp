@@ -84,7 +84,9 @@ const std::vector<const char*>& config_keys() {
                                                 "loss_channels",
                                                 "seed",
                                                 "random_streams",
-                                                "stop_when_solved"};
+                                                "stop_when_solved",
+                                                "recipe",
+                                                "starts"};
   return keys;
 }
 
@@ -110,6 +112,8 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"seed", c.seed},
       {"random_streams", c.random_streams == RandomStreams::kJax ? "jax" : "dlca"},
       {"stop_when_solved", c.stop_when_solved},
+      {"recipe", recipe_name(c.recipe)},
+      {"starts", c.starts},
   };
 }
 
@@ -145,7 +149,15 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
     throw ConfigError(
         fmt::format("random_streams: must be \"dlca\" or \"jax\", got \"{}\"", streams));
   c.random_streams = streams == "jax" ? RandomStreams::kJax : RandomStreams::kDlca;
+  // A recipe gives starts and stop_when_solved their values unless the file sets them.
+  std::string recipe = recipe_name(c.recipe);
+  read(json, "recipe", recipe);
+  c.recipe = parse_recipe(recipe);
+  const RecipeDefaults defaults = recipe_defaults(c.recipe);
+  c.starts = defaults.starts;
+  c.stop_when_solved = defaults.stop_when_solved;
   read_integer(json, "stop_when_solved", c.stop_when_solved, 0);
+  read_integer(json, "starts", c.starts, 1);
   validate(c);
   return c;
 }

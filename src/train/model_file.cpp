@@ -10,6 +10,7 @@
 #include "dlca/atomic_file.hpp"
 #include "dlca/config_json.hpp"
 #include "dlca/json_numbers.hpp"
+#include "dlca/multi_start.hpp"
 
 namespace dlca {
 
@@ -151,9 +152,66 @@ nlohmann::json training_json(const Model& m, const TrainingState& s) {
            {{"soft_loss", soft}, {"hard_loss", hard}, {"active_gates", active}, {"ms", ms}}}};
 }
 
+nlohmann::json multi_start_json(const Model& chosen, const MultiStartRecord& r) {
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const StartState& c : r.candidates) {
+    Model candidate_model = chosen;  // training_json reads the seed and streams from the config
+    candidate_model.config.seed = c.seed;
+    candidates.push_back({{"seed", c.seed},
+                          {"logits", c.logits},
+                          {"training", training_json(candidate_model, c.training)}});
+  }
+  return {{"run_seed", r.run_seed},
+          {"starts", r.starts},
+          {"chosen", r.chosen},
+          {"solved_epoch",
+           r.solved_epoch ? nlohmann::json(*r.solved_epoch) : nlohmann::json(nullptr)},
+          {"candidates", candidates}};
+}
+
+MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& chosen) {
+  MultiStartRecord r;
+  r.run_seed = json_integer<uint64_t, std::runtime_error>(j.at("run_seed"), "multi_start.run_seed", 0);
+  r.starts = json_integer<int, std::runtime_error>(j.at("starts"), "multi_start.starts", 2);
+  r.chosen = json_integer<int, std::runtime_error>(j.at("chosen"), "multi_start.chosen", 0);
+  if (r.chosen >= r.starts)
+    throw std::runtime_error("multi_start.chosen: not one of the run's starts");
+  if (chosen.config.starts != 1 || chosen.config.seed != start_seed(r.run_seed, r.chosen))
+    throw std::runtime_error("multi_start: the model is not the chosen candidate of the run");
+  if (!j.at("solved_epoch").is_null())
+    r.solved_epoch = json_integer<int64_t, std::runtime_error>(j.at("solved_epoch"),
+                                                               "multi_start.solved_epoch", 0);
+  const nlohmann::json& list = j.at("candidates");
+  if (!list.is_array() || (!list.empty() && list.size() != size_t(r.starts)))
+    throw std::runtime_error("multi_start.candidates: must list every start or none");
+  for (size_t k = 0; k < list.size(); ++k) {
+    StartState c;
+    c.seed = json_integer<uint64_t, std::runtime_error>(list[k].at("seed"),
+                                                        "multi_start.candidates.seed", 0);
+    if (c.seed != start_seed(r.run_seed, int(k)))
+      throw std::runtime_error(
+          fmt::format("multi_start.candidates[{}].seed: not the seed of start {}", k, k));
+    Model candidate_model = chosen;
+    candidate_model.config.seed = c.seed;
+    c.logits = floats_from_json(list[k].at("logits"), chosen.logits.size(),
+                                "multi_start.candidates.logits");
+    c.training = training_from_json(list[k].at("training"), candidate_model);
+    r.candidates.push_back(std::move(c));
+  }
+  return r;
+}
+
 }  // namespace
 
-std::string model_file_text(const Model& m, const TrainingState* training) {
+ExperimentConfig MultiStartRecord::run_config(const ExperimentConfig& chosen_config) const {
+  ExperimentConfig run = chosen_config;
+  run.seed = run_seed;
+  run.starts = starts;
+  return run;
+}
+
+std::string model_file_text(const Model& m, const TrainingState* training,
+                            const MultiStartRecord* multi_start) {
   nlohmann::json j = {
       {"format", kFormat},
       {"version", kModelFileVersion},
@@ -166,6 +224,7 @@ std::string model_file_text(const Model& m, const TrainingState* training) {
       {"task", task_to_json(m.task)},
   };
   if (training) j["training"] = training_json(m, *training);
+  if (multi_start) j["multi_start"] = multi_start_json(m, *multi_start);
   return seal_model_file(std::move(j));
 }
 
@@ -174,8 +233,9 @@ std::string seal_model_file(nlohmann::json body) {
   return body.dump() + "\n";
 }
 
-void save_model_file(const std::string& path, const Model& model, const TrainingState* training) {
-  write_file_atomically(path, model_file_text(model, training));
+void save_model_file(const std::string& path, const Model& model, const TrainingState* training,
+                     const MultiStartRecord* multi_start) {
+  write_file_atomically(path, model_file_text(model, training, multi_start));
 }
 
 ModelFile load_model_file(const std::string& path) {
@@ -225,6 +285,12 @@ ModelFile load_model_file(const std::string& path) {
       if (!j.contains("task")) throw std::runtime_error("task: missing");
       m.task = task_from_json(j["task"]);
       check_task_fits(m.task, m.config);
+    }
+    if (j.contains("multi_start")) {
+      if (version2) throw std::runtime_error("multi_start: not part of a version 2 file");
+      out.multi_start = multi_start_from_json(j["multi_start"], m);
+      if (!out.multi_start->candidates.empty() && !out.training)
+        throw std::runtime_error("multi_start.candidates: only checkpoints hold them");
     }
     return out;
   } catch (const ConfigError& e) {

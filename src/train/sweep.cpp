@@ -19,6 +19,7 @@
 #include "dlca/config_json.hpp"
 #include "dlca/cpu_backend.hpp"
 #include "dlca/median.hpp"
+#include "dlca/multi_start.hpp"
 #include "dlca/model.hpp"
 #include "dlca/stop_signals.hpp"
 #include "dlca/trainer.hpp"
@@ -158,15 +159,23 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
   if (spec_.seeds.empty()) throw ConfigError("--seeds: no seeds given");
   std::set<uint64_t> unique(spec_.seeds.begin(), spec_.seeds.end());
   spec_.seeds.assign(unique.begin(), unique.end());
-  nlohmann::json base = config_to_json(experiment_.config);
-  if (spec_.epochs) base["epochs"] = *spec_.epochs;
-  if (spec_.stop_when_solved) base["stop_when_solved"] = *spec_.stop_when_solved;
   std::set<std::string> keys;
   for (const SweepSetting& s : spec_.settings) {
     if (s.key == "seed") throw ConfigError("--set seed: give the seeds with --seeds");
     if (!keys.insert(s.key).second)
       throw ConfigError(fmt::format("--set {}: given twice (list its values in one --set)", s.key));
   }
+  // A recipe gives starts and stop_when_solved its values unless they are set explicitly.
+  const auto use_recipe = [&](nlohmann::json& json, const nlohmann::json& recipe) {
+    json["recipe"] = recipe;
+    for (const char* key : {"starts", "stop_when_solved"})
+      if (!keys.count(key)) json.erase(key);
+    if (spec_.stop_when_solved) json["stop_when_solved"] = *spec_.stop_when_solved;
+  };
+  nlohmann::json base = config_to_json(experiment_.config);
+  if (spec_.epochs) base["epochs"] = *spec_.epochs;
+  if (!spec_.recipe.empty()) use_recipe(base, spec_.recipe);
+  if (spec_.stop_when_solved) base["stop_when_solved"] = *spec_.stop_when_solved;
   // The grid, first setting slowest: each combination's options text and configuration.
   std::vector<std::pair<std::string, nlohmann::json>> grid = {{"", base}};
   for (const SweepSetting& s : spec_.settings) {
@@ -174,7 +183,10 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
     for (const auto& [options, json] : grid)
       for (const std::string& value : s.values) {
         nlohmann::json changed = json;
-        changed[s.key] = typed_value(value);
+        if (s.key == "recipe")
+          use_recipe(changed, typed_value(value));
+        else
+          changed[s.key] = typed_value(value);
         next.emplace_back(
             fmt::format("{}{}{}={}", options, options.empty() ? "" : ";", s.key, value), changed);
       }
@@ -288,18 +300,25 @@ size_t Sweep::finished_count() const {
 }
 
 std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
-  const std::unique_ptr<Task> task = make_task(experiment_.task, run.config);
-  CpuBackendOptions options;
-  options.threads = threads;
-  CpuBackend backend(options);
-  Trainer trainer(make_model(run.config), *task, backend);
+  std::vector<TrainingCandidate> candidates = make_candidates(
+      run.config, [&](const ExperimentConfig& c) { return make_task(experiment_.task, c); },
+      [](int, int candidate_threads) -> std::unique_ptr<Backend> {
+        CpuBackendOptions options;
+        options.threads = candidate_threads;
+        return std::make_unique<CpuBackend>(options);
+      },
+      threads);
+  std::vector<Trainer*> trainers;
+  for (TrainingCandidate& c : candidates) trainers.push_back(c.trainer.get());
   TrainingRunOptions run_options;
   run_options.epochs = run.config.epochs;
   run_options.quiet = true;
+  run_options.threads = threads;
   const std::string model = "models/" + run.id + ".json";
   run_options.save_path = (fs::path(directory_) / model).string();
   std::ostringstream report;  // the summary lines a training program would print
-  const TrainingSummary summary = run_training(trainer, backend.name(), run_options, report);
+  const TrainingSummary summary = run_training(
+      trainers, run.config.seed, candidates[0].backend->name(), run_options, report);
   if (summary.interrupted) return std::nullopt;
   SweepRow row;
   row.seed = run.seed;

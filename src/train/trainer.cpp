@@ -38,6 +38,24 @@ void Trainer::restore(int64_t epoch, int64_t optimizer_steps, std::vector<float>
   host_stale_ = false;
   epoch_ = epoch;
   history_ = std::move(history);
+  before_last_epoch_.steps = -1;
+  undone_.reset();
+}
+
+void Trainer::undo_last_epoch() {
+  Snapshot& s = before_last_epoch_;
+  if (s.steps < 0 || history_.empty())
+    throw std::logic_error("Trainer::undo_last_epoch: no state kept from before the last epoch");
+  model_.logits = std::move(s.logits);
+  optimizer_.restore(s.steps, std::move(s.first_moment), std::move(s.second_moment));
+  s.steps = -1;
+  if (on_device_) {
+    device_needs_upload_ = true;
+    host_stale_ = false;
+  }
+  --epoch_;
+  undone_ = history_.back();
+  history_.pop_back();
 }
 
 void Trainer::sync_from_device() const {
@@ -61,6 +79,13 @@ EpochStats Trainer::run_epoch() {
   RolloutBatch batch{cfg.batch, data_.initial_states.data(), cfg.async ? masks_.data() : nullptr};
   EpochStats stats;
   stats.epoch = epoch_;
+  undone_.reset();
+  before_last_epoch_.steps = -1;
+  if (keep_undo_) {
+    sync_from_device();
+    before_last_epoch_ = {optimizer_.steps_taken(), model_.logits, optimizer_.first_moment(),
+                          optimizer_.second_moment()};
+  }
   if (on_device_) {
     if (device_needs_upload_) {
       backend_.upload_training_state(model_, optimizer_);

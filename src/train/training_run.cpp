@@ -7,12 +7,15 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 #include <unistd.h>
 
 #include "dlca/atomic_file.hpp"
 #include "dlca/circuit.hpp"
 #include "dlca/median.hpp"
 #include "dlca/model_file.hpp"
+#include "dlca/multi_start.hpp"
 #include "dlca/output_paths.hpp"
 #include "dlca/stop_signals.hpp"
 #include "dlca/svg_plots.hpp"
@@ -46,6 +49,9 @@ nlohmann::json TrainingSummary::to_json() const {
                       {"median_epoch_ms", median_epoch_ms},
                       {"interrupted", interrupted},
                       {"stopped_when_solved", stopped_when_solved},
+                      {"starts", starts},
+                      {"start", chosen_start},
+                      {"start_seed", start_seed},
                       {"perception_op_counts", perception_op_counts},
                       {"update_op_counts", update_op_counts}};
   for (const auto& [key, value] : extra.items()) j[key] = value;
@@ -79,6 +85,44 @@ std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options) 
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out) {
+  Trainer* const one[] = {&trainer};
+  return run_training(one, trainer.model().config.seed, backend_name, options, out);
+}
+
+namespace {
+
+// Runs one epoch of every candidate: in parallel on the host's threads when they train there, one
+// after the other on a device.
+std::vector<EpochStats> run_epochs(std::span<Trainer* const> candidates,
+                                   tbb::task_arena& arena) {
+  std::vector<EpochStats> stats(candidates.size());
+  const bool on_device = std::any_of(candidates.begin(), candidates.end(),
+                                     [](const Trainer* t) { return t->on_device(); });
+  if (candidates.size() == 1 || on_device) {
+    for (size_t k = 0; k < candidates.size(); ++k) stats[k] = candidates[k]->run_epoch();
+  } else {
+    arena.execute([&] {
+      tbb::parallel_for(size_t(0), candidates.size(), size_t(1),
+                        [&](size_t k) { stats[k] = candidates[k]->run_epoch(); });
+    });
+  }
+  return stats;
+}
+
+// The candidate to keep while none has solved: the lowest hard loss, the lowest start on ties.
+size_t leading_candidate(const std::vector<EpochStats>& stats) {
+  size_t best = 0;
+  for (size_t k = 1; k < stats.size(); ++k)
+    if (stats[k].hard_loss < stats[best].hard_loss) best = k;
+  return best;
+}
+
+}  // namespace
+
+TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_seed,
+                             const std::string& backend_name, const TrainingRunOptions& options,
+                             std::ostream& out) {
+  if (candidates.empty()) throw std::invalid_argument("run_training: no candidates");
   check_output_paths({}, training_output_paths(options));
   // Ctrl-C or SIGTERM: stop after this epoch and write everything; a second one: stop now.
   const StopSignals signals(true);
@@ -87,52 +131,93 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  const size_t starts = candidates.size();
+  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+  size_t chosen = 0;  // the candidate shown, saved and summarised
+  const auto trainer = [&]() -> Trainer& { return *candidates[chosen]; };
 
   TrainingSummary summary;
-  summary.experiment = trainer.model().config.name;
+  summary.experiment = trainer().model().config.name;
   summary.backend = backend_name;
-  summary.resumed_from_epoch = trainer.epoch();
+  summary.resumed_from_epoch = trainer().epoch();
+  summary.starts = int(starts);
+  // The chosen candidate's epochs, with the measurement of an epoch taken back at a solved stop.
+  const auto measured = [&] {
+    std::vector<EpochStats> all = trainer().history();
+    if (trainer().undone_epoch()) all.push_back(*trainer().undone_epoch());
+    return all;
+  };
   const auto csv = [&] {
     std::string text = "epoch,soft_loss,hard_loss,active_gates,ms\n";
-    for (const EpochStats& e : trainer.history())
+    for (const EpochStats& e : measured())
       text += fmt::format("{},{:.9g},{:.9g},{},{:.3f}\n", e.epoch, e.soft_loss, e.hard_loss,
                           e.active_gates, e.milliseconds);
     return text;
   };
-  const auto save = [&] {
-    const TrainingState state = training_state_of(trainer);
-    save_model_file(options.save_path, trainer.model(), &state);
-  };
   // --stop-when-solved: consecutive epochs with hard loss 0 so far (a resumed run's too).
-  const int solved_window = trainer.model().config.stop_when_solved;
-  int64_t zero_streak = 0;
-  for (const EpochStats& e : trainer.history())
-    zero_streak = e.hard_loss == 0 ? zero_streak + 1 : 0;
-  const auto solved = [&] { return solved_window > 0 && zero_streak >= solved_window; };
+  const int solved_window = trainer().model().config.stop_when_solved;
+  std::vector<int64_t> zero_streak(starts, 0);
+  for (size_t k = 0; k < starts; ++k) {
+    for (const EpochStats& e : candidates[k]->history())
+      zero_streak[k] = e.hard_loss == 0 ? zero_streak[k] + 1 : 0;
+    // A solved stop takes back the update of the epoch that solved: its parameters are kept.
+    if (solved_window > 0) candidates[k]->keep_undo_state(true);
+  }
+  std::optional<size_t> solved_by;
+  const auto solved = [&] { return solved_by.has_value(); };
+  MultiStartRecord record;
+  const auto save = [&] {
+    const TrainingState state = training_state_of(trainer());
+    if (starts == 1) {
+      save_model_file(options.save_path, trainer().model(), &state);
+      return;
+    }
+    record.run_seed = run_seed;
+    record.starts = int(starts);
+    record.chosen = int(chosen);
+    record.solved_epoch.reset();
+    record.candidates.clear();
+    if (solved_by) {
+      record.solved_epoch = trainer().epoch();
+    } else {
+      for (size_t k = 0; k < starts; ++k)
+        record.candidates.push_back({start_seed(run_seed, int(k)), candidates[k]->model().logits,
+                                     training_state_of(*candidates[k])});
+    }
+    save_model_file(options.save_path, trainer().model(), &state, &record);
+  };
   double last_draw = -1, last_log_write = 0;
-  while (trainer.epoch() < options.epochs && !solved() && !StopSignals::stop_requested()) {
-    const EpochStats stats = trainer.run_epoch();
-    zero_streak = stats.hard_loss == 0 ? zero_streak + 1 : 0;
+  while (trainer().epoch() < options.epochs && !solved() && !StopSignals::stop_requested()) {
+    const std::vector<EpochStats> all = run_epochs(candidates, arena);
+    for (size_t k = 0; k < starts; ++k) {
+      zero_streak[k] = all[k].hard_loss == 0 ? zero_streak[k] + 1 : 0;
+      if (solved_window > 0 && !solved_by && zero_streak[k] >= solved_window) solved_by = k;
+    }
+    chosen = solved_by ? *solved_by : leading_candidate(all);
+    const EpochStats& stats = all[chosen];
     const double now = elapsed();
-    const int64_t done = trainer.epoch();
+    const int64_t done = trainer().epoch();
     const bool last = done == options.epochs || solved();
+    const std::string which =
+        starts > 1 ? fmt::format("  start {}/{}", chosen, starts) : std::string();
     if (live && (now - last_draw > 0.1 || last)) {
       last_draw = now;
       const double per_epoch = now / double(done - summary.resumed_from_epoch);
       std::fprintf(stderr,
-                   "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f  %.1f ms/epoch  ETA %s",
+                   "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f%s  %.1f ms/epoch  ETA %s",
                    summary.experiment.c_str(), (long long)done, (long long)options.epochs,
-                   stats.soft_loss, stats.hard_loss, stats.milliseconds,
+                   stats.soft_loss, stats.hard_loss, which.c_str(), stats.milliseconds,
                    format_seconds(per_epoch * double(options.epochs - done)).c_str());
       std::fflush(stderr);
     } else if (!live && !options.quiet && options.print_every > 0 &&
                (done == summary.resumed_from_epoch + 1 || done % options.print_every == 0 ||
                 last)) {  // epochs done, as on a terminal: the last is N/N
-      out << fmt::format("epoch {:>6}/{}  soft {:10.4f}  hard {:5.0f}  active {:5}  {:7.2f} ms\n",
+      out << fmt::format("epoch {:>6}/{}  soft {:10.4f}  hard {:5.0f}  active {:5}{}  {:7.2f} ms\n",
                          done, options.epochs, stats.soft_loss, stats.hard_loss, stats.active_gates,
-                         stats.milliseconds)
+                         which, stats.milliseconds)
           << std::flush;
     }
+    if (solved_by) trainer().undo_last_epoch();
     if (!options.log_path.empty() &&
         now - last_log_write > 5.0) {  // keep the log current on long runs
       write_file_atomically(options.log_path, csv());
@@ -145,25 +230,27 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
   if (live) std::fprintf(stderr, "\n");
   summary.stop_signal = StopSignals::signal_number();
 
-  const std::vector<EpochStats>& history = trainer.history();
+  const std::vector<EpochStats> history = measured();
   std::vector<double> epoch_ms;
   for (const EpochStats& e : history) {
     if (e.hard_loss == 0 && !summary.first_zero_epoch) summary.first_zero_epoch = e.epoch;
     if (e.epoch >= summary.resumed_from_epoch) epoch_ms.push_back(e.milliseconds);
   }
   summary.stopped_when_solved = solved();
-  summary.interrupted = trainer.epoch() < options.epochs && !summary.stopped_when_solved;
-  summary.epochs = trainer.epoch();
+  summary.interrupted = trainer().epoch() < options.epochs && !summary.stopped_when_solved;
+  summary.epochs = trainer().epoch();
+  summary.chosen_start = int(chosen);
+  summary.start_seed = starts > 1 ? start_seed(run_seed, int(chosen)) : run_seed;
   if (!history.empty()) {
     summary.final_soft_loss = history.back().soft_loss;
     summary.final_hard_loss = history.back().hard_loss;
   }
-  summary.active_gates = active_gate_count(trainer.model().logits);
-  summary.logits_checksum = dlca::logits_checksum(trainer.model().logits);
-  summary.pruned_gates = int(prune(trainer.model()).gates.size());
+  summary.active_gates = active_gate_count(trainer().model().logits);
+  summary.logits_checksum = dlca::logits_checksum(trainer().model().logits);
+  summary.pruned_gates = int(prune(trainer().model()).gates.size());
   summary.wall_seconds = elapsed();
   summary.median_epoch_ms = median(epoch_ms);
-  const Model& model = trainer.model();
+  const Model& model = trainer().model();
   const auto ops = hard_ops(model.logits);
   summary.perception_op_counts.assign(kNumOps, 0);
   summary.update_op_counts.assign(kNumOps, 0);
@@ -182,7 +269,7 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                           gate_histogram_svg(summary.perception_op_counts, summary.update_op_counts,
                                              fmt::format("{}: hard gates by op (A and B left out)",
                                                          summary.experiment)));
-  if (!options.gif_path.empty()) write_rollout_gif(model, trainer.task(), options.gif_path);
+  if (!options.gif_path.empty()) write_rollout_gif(model, trainer().task(), options.gif_path);
   if (!options.save_path.empty()) save();
   if (!options.summary_path.empty())
     write_file_atomically(options.summary_path, summary.to_json().dump(2) + "\n");
@@ -197,8 +284,15 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
   out << fmt::format("final soft loss {:.6g}, hard loss {:.0f}\n", summary.final_soft_loss,
                      summary.final_hard_loss);
   if (summary.stopped_when_solved)
-    out << fmt::format("stopped: hard loss 0 for {} consecutive epochs (--stop-when-solved)\n",
-                       solved_window);
+    out << fmt::format(
+        "stopped: hard loss 0 for {} consecutive epoch{} (--stop-when-solved); the parameters "
+        "that scored it are kept\n",
+        solved_window, solved_window == 1 ? "" : "s");
+  if (starts > 1)
+    out << fmt::format("start {} of {} (seed {}) {}\n", summary.chosen_start, starts,
+                       summary.start_seed,
+                       summary.stopped_when_solved ? "solved first"
+                                                   : "kept: none solved; lowest hard loss");
   out << (summary.first_zero_epoch
               ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
               : std::string("hard loss never reached 0\n"));

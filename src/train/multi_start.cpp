@@ -1,0 +1,77 @@
+// Multi-start candidates: their seeds and configurations, and building them fresh or from a
+// checkpoint.
+#include "dlca/multi_start.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "dlca/random.hpp"
+
+namespace dlca {
+
+uint64_t start_seed(uint64_t run_seed, int start) {
+  if (start == 0) return run_seed;
+  return derive_key(run_seed, 0x5354415254ull + uint64_t(start)) & 0xFFFFFFFFull;  // "START" + k
+}
+
+ExperimentConfig start_config(const ExperimentConfig& run, int start) {
+  ExperimentConfig c = run;
+  c.seed = start_seed(run.seed, start);
+  c.starts = 1;
+  return c;
+}
+
+int threads_per_start(int threads, int starts) {
+  const int total = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  if (starts <= 1) return threads;
+  return std::max(1, total / starts);
+}
+
+std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
+                                               const MakeTask& make_task,
+                                               const MakeBackend& make_backend, int threads,
+                                               ModelFile* resumed,
+                                               const std::string& resumed_path) {
+  const int per_start = threads_per_start(threads, run.starts);
+  std::vector<TrainingCandidate> out;
+  for (int k = 0; k < run.starts; ++k) {
+    const ExperimentConfig config = run.starts == 1 ? run : start_config(run, k);
+    TrainingCandidate c;
+    c.task = make_task(config);
+    c.backend = make_backend(k, per_start);
+    Model model;
+    std::optional<TrainingState> state;
+    if (!resumed) {
+      model = make_model(config);
+    } else if (run.starts == 1) {  // a plain checkpoint, or one candidate of a multi-start run
+      model = std::move(resumed->model);
+      state = std::move(resumed->training);
+    } else {
+      MultiStartRecord* record = resumed->multi_start ? &*resumed->multi_start : nullptr;
+      if (!record || record->candidates.empty())
+        throw std::runtime_error(
+            record ? fmt::format("--resume {}: the run was solved by start {} (seed {}); the file "
+                                 "keeps only that candidate (continue it alone with --seed {} "
+                                 "--starts 1)",
+                                 resumed_path, record->chosen, start_seed(run.seed, record->chosen),
+                                 start_seed(run.seed, record->chosen))
+                   : fmt::format("--resume {}: a single-start checkpoint, not one of {} starts",
+                                 resumed_path, run.starts));
+      StartState& saved = record->candidates.at(size_t(k));
+      model = k == record->chosen ? std::move(resumed->model) : make_model(config);
+      model.logits = std::move(saved.logits);
+      state = std::move(saved.training);
+    }
+    model.config.epochs = run.epochs;
+    model.config.stop_when_solved = run.stop_when_solved;
+    c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
+    if (state) restore_training(*c.trainer, std::move(*state));
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace dlca

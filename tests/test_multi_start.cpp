@@ -1,0 +1,191 @@
+// Multi-start training and solved stops: start seeds, the parameters a solved stop keeps, the same
+// winner at any thread count, each candidate equal to the plain run of its seed, and resuming a
+// multi-start checkpoint bit-identically.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <sstream>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/checkerboard.hpp"
+#include "dlca/cpu_backend.hpp"
+#include "dlca/model_file.hpp"
+#include "dlca/multi_start.hpp"
+#include "dlca/training_run.hpp"
+#include "scratch_dir.hpp"
+#include "test_helpers.hpp"
+
+using namespace dlca;
+
+namespace {
+
+struct Run {
+  std::vector<TrainingCandidate> candidates;
+  TrainingSummary summary;
+};
+
+// Trains `config` (its starts and stop_when_solved) with `threads` in all, saving to `save`.
+Run train(const ExperimentConfig& config, int threads, const std::string& save = "",
+          ModelFile* resumed = nullptr) {
+  Run run;
+  run.candidates = make_candidates(
+      config, [](const ExperimentConfig& c) { return std::make_unique<CheckerboardTask>(c); },
+      [](int, int t) { return std::make_unique<CpuBackend>(CpuBackendOptions{.threads = t}); },
+      threads, resumed, "test");
+  std::vector<Trainer*> trainers;
+  for (auto& c : run.candidates) trainers.push_back(c.trainer.get());
+  TrainingRunOptions options;
+  options.epochs = config.epochs;
+  options.quiet = true;
+  options.threads = threads;
+  options.save_path = save;
+  std::ostringstream out;
+  run.summary = run_training(trainers, config.seed, "cpu", options, out);
+  return run;
+}
+
+double hard_loss_of(const Model& model) {
+  const CheckerboardTask task(model.config);
+  TaskBatch data;
+  task.make_batch(0, data);
+  CpuBackend backend;
+  const RolloutResult r =
+      backend.rollout(model, data.target, {model.config.batch, data.initial_states.data(), nullptr},
+                      {.gradient = false, .hard_loss = true});
+  return r.hard_loss;
+}
+
+}  // namespace
+
+TEST_CASE("start seeds: start 0 is the run's seed, the others distinct and below 2^32") {
+  std::set<uint64_t> seen;
+  for (uint64_t seed : {0ull, 23ull, 0xFFFFFFFFull})
+    for (int k = 0; k < 64; ++k) {
+      const uint64_t s = start_seed(seed, k);
+      if (k == 0) CHECK(s == seed);
+      CHECK(s <= 0xFFFFFFFFull);
+      CHECK(seen.insert(s).second);
+    }
+  CHECK(start_config(testing::small_checkerboard(), 3).starts == 1);
+  CHECK(threads_per_start(2, 4) == 1);
+  CHECK(threads_per_start(16, 4) == 4);
+  CHECK(threads_per_start(3, 1) == 3);
+}
+
+TEST_CASE("a solved stop keeps the parameters that scored hard loss 0") {
+  ExperimentConfig c = testing::small_checkerboard();
+  c.stop_when_solved = 1;
+  const Run run = train(c, 2);
+  REQUIRE(run.summary.stopped_when_solved);
+  REQUIRE(run.summary.first_zero_epoch);
+  const Trainer& t = *run.candidates[0].trainer;
+  // The epoch that scored 0 was taken back: the parameters are those after first_zero_epoch
+  // updates, and they still score 0 (the update after a first 0 often loses it).
+  CHECK(t.epoch() == *run.summary.first_zero_epoch);
+  CHECK(t.optimizer().steps_taken() == t.epoch());
+  CHECK(run.summary.final_hard_loss == 0);
+  CHECK(hard_loss_of(t.model()) == 0);
+}
+
+TEST_CASE("multi-start: the same candidate wins at 1 and 2 threads, as the plain run of its seed") {
+  ExperimentConfig c = testing::small_checkerboard();
+  c.seed = 5;  // start 1 solves first (epoch 226), start 0 does not within 300 epochs
+  c.starts = 3;
+  c.stop_when_solved = 1;
+  const Run one = train(c, 1), two = train(c, 2);
+  REQUIRE(one.summary.stopped_when_solved);
+  CHECK(one.summary.chosen_start != 0);
+  CHECK(one.summary.chosen_start == two.summary.chosen_start);
+  CHECK(one.summary.epochs == two.summary.epochs);
+  CHECK(one.summary.logits_checksum == two.summary.logits_checksum);
+  for (size_t k = 0; k < 3; ++k)
+    CHECK(one.candidates[k].trainer->model().logits == two.candidates[k].trainer->model().logits);
+  MESSAGE("start " << one.summary.chosen_start << " solved at epoch " << one.summary.epochs);
+  // The winner is exactly the plain run of its start's seed.
+  ExperimentConfig alone = start_config(c, one.summary.chosen_start);
+  const Run plain = train(alone, 2);
+  CHECK(plain.summary.logits_checksum == one.summary.logits_checksum);
+  CHECK(plain.summary.epochs == one.summary.epochs);
+  CHECK(one.summary.start_seed == alone.seed);
+  CHECK(hard_loss_of(one.candidates[size_t(one.summary.chosen_start)].trainer->model()) == 0);
+}
+
+TEST_CASE("multi-start: a checkpoint resumes bit-identically, every candidate") {
+  testing::ScratchDir dir;
+  ExperimentConfig c = testing::small_checkerboard();
+  c.starts = 3;
+  c.epochs = 24;
+  const Run straight = train(c, 2, dir / "straight.json");
+  ExperimentConfig half = c;
+  half.epochs = 11;
+  train(half, 2, dir / "half.json");
+  ModelFile checkpoint = load_checkpoint(dir / "half.json");
+  REQUIRE(checkpoint.multi_start);
+  CHECK(checkpoint.multi_start->candidates.size() == 3);
+  CHECK(checkpoint.multi_start->run_config(checkpoint.model.config).seed == c.seed);
+  const Run resumed = train(c, 1, dir / "resumed.json", &checkpoint);
+  for (size_t k = 0; k < 3; ++k) {
+    CAPTURE(k);
+    const Trainer &a = *straight.candidates[k].trainer, &b = *resumed.candidates[k].trainer;
+    CHECK(a.model().logits == b.model().logits);
+    CHECK(a.optimizer().first_moment() == b.optimizer().first_moment());
+    CHECK(a.history().size() == b.history().size());
+    CHECK(a.history().back().soft_loss == b.history().back().soft_loss);
+  }
+  CHECK(straight.summary.chosen_start == resumed.summary.chosen_start);
+  // The files agree too (apart from wall times in the histories).
+  const ModelFile x = load_checkpoint(dir / "straight.json"),
+                  y = load_checkpoint(dir / "resumed.json");
+  CHECK(x.model.logits == y.model.logits);
+  CHECK(x.multi_start->chosen == y.multi_start->chosen);
+  CHECK(x.multi_start->candidates[2].logits == y.multi_start->candidates[2].logits);
+}
+
+TEST_CASE("a solved multi-start file keeps only its chosen candidate, which resumes alone") {
+  testing::ScratchDir dir;
+  ExperimentConfig c = testing::small_checkerboard();
+  c.starts = 2;
+  c.stop_when_solved = 1;
+  const Run run = train(c, 2, dir / "solved.json");
+  REQUIRE(run.summary.stopped_when_solved);
+  ModelFile file = load_checkpoint(dir / "solved.json");
+  REQUIRE(file.multi_start);
+  CHECK(file.multi_start->candidates.empty());
+  CHECK(file.multi_start->solved_epoch == run.summary.epochs);
+  CHECK(file.model.config.seed == run.summary.start_seed);
+  CHECK(hard_loss_of(file.model) == 0);
+  // The whole run cannot continue from it; its candidate can, and is solved at once.
+  ModelFile again = load_checkpoint(dir / "solved.json");
+  CHECK_THROWS_WITH_AS(train(c, 2, "", &again), doctest::Contains("keeps only that candidate"),
+                       std::runtime_error);
+  ExperimentConfig alone = start_config(c, run.summary.chosen_start);
+  const Run continued = train(alone, 2, "", &file);
+  CHECK(continued.summary.stopped_when_solved);
+  CHECK(continued.summary.epochs == run.summary.epochs);
+  CHECK(continued.summary.logits_checksum == run.summary.logits_checksum);
+}
+
+TEST_CASE("a multi-start record that does not fit its model is refused") {
+  testing::ScratchDir dir;
+  ExperimentConfig c = testing::small_checkerboard();
+  c.starts = 2;
+  c.epochs = 3;
+  train(c, 2, dir / "m.json");
+  nlohmann::json j = nlohmann::json::parse(read_file(dir / "m.json"));
+  j.erase("checksum");
+  for (const auto& [key, value, reason] :
+       {std::tuple{"chosen", nlohmann::json(2), "multi_start.chosen"},
+        std::tuple{"run_seed", nlohmann::json(24), "not the chosen candidate"},
+        std::tuple{"starts", nlohmann::json(1), "multi_start.starts"}}) {
+    CAPTURE(key);
+    nlohmann::json bad = j;
+    bad["multi_start"][key] = value;
+    write_file_atomically(dir / "bad.json", seal_model_file(bad));
+    CHECK_THROWS_WITH_AS(load_model_file(dir / "bad.json"), doctest::Contains(reason), FileError);
+  }
+  nlohmann::json bad = j;
+  bad["multi_start"]["candidates"].erase(1);
+  write_file_atomically(dir / "bad.json", seal_model_file(bad));
+  CHECK_THROWS_WITH_AS(load_model_file(dir / "bad.json"), doctest::Contains("every start or none"),
+                       FileError);
+}
