@@ -1,4 +1,4 @@
-# Training options beyond the paper's recipe: --stop-when-solved.
+# Training options beyond the paper's recipe: --stop-when-solved, --starts, --recipe.
 # The paper's checkerboard (seed 23) first reaches hard loss 0 at epoch 244 and stays there: with
 # --stop-when-solved 10 it stops at epoch 253, the tenth with hard loss 0, and keeps the parameters
 # that epoch measured (253 updates), and says so.
@@ -12,3 +12,27 @@ dlca_cli_test(recipe.stop_when_solved_negative ${expect} "^train_checkerboard: -
 dlca_cli_test(recipe.stop_when_solved_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"stop_when_solved\": -2/' \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q stop_when_solved x.json \
   && ${expect} 'x.json: stop_when_solved: must be a non-negative integer, got -2' $<TARGET_FILE:dlca_train> --config x.json")
+# --recipe robust: 4 starts and a solved stop unless --starts / --stop-when-solved say otherwise, in
+# either order; the summary names the start it kept.
+dlca_cli_test(recipe.robust sh -c "${train} --recipe robust --epochs 3 --quiet --summary s.json \
+  && grep -q '\"starts\": 4,' s.json && grep -q '\"start\": ' s.json")
+set_tests_properties(recipe.robust PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nstart [0-3] of 4 \\(seed [0-9]+\\) kept: none solved; lowest hard loss\n")
+dlca_cli_test(recipe.robust_starts_given sh -c "${train} --starts 2 --recipe robust --epochs 2 --quiet \
+  --summary a.json && ${train} --recipe robust --starts 2 --epochs 2 --quiet --summary b.json \
+  && grep -q '\"starts\": 2,' a.json && grep -q '\"starts\": 2,' b.json && echo both-2")
+set_tests_properties(recipe.robust_starts_given PROPERTIES PASS_REGULAR_EXPRESSION "both-2")
+dlca_cli_test(recipe.unknown ${expect} "^train_checkerboard: --recipe: fast not in \\{paper,robust\\}"
+  ${train} --recipe fast)
+dlca_cli_test(recipe.starts_zero ${expect} "^train_checkerboard: --starts: .*0" ${train} --starts 0)
+dlca_cli_test(recipe.starts_too_many ${expect} "^train_checkerboard: --starts: .*65" ${train} --starts 65)
+dlca_cli_test(recipe.file_unknown_recipe sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"recipe\": \"fast\"/' \
+  ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q fast x.json \
+  && ${expect} 'x.json: recipe: must be \"paper\" or \"robust\", got \"fast\"' $<TARGET_FILE:dlca_train> --config x.json")
+dlca_cli_test(recipe.file_zero_starts sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"starts\": 0/' \
+  ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q starts x.json \
+  && ${expect} 'x.json: starts: must be' $<TARGET_FILE:dlca_train> --config x.json")
+# A multi-start checkpoint resumed without its recipe: refused, naming what differs.
+dlca_cli_test(recipe.resume_needs_recipe sh -c "${train} --recipe robust --epochs 2 --quiet --save m.json \
+  && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\" \\(give the options' \
+  ${train} --resume m.json --epochs 4")

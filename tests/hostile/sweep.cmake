@@ -6,7 +6,7 @@ set(sweep_mpiexec "")
 if(DLCA_HAVE_MPI)
   set(sweep_mpiexec ${MPIEXEC_EXECUTABLE})
 endif()
-foreach(case files jobs resume mpi)
+foreach(case files jobs resume mpi recipes)
   dlca_cli_test(sweep.${case} ${sweep_sh} ${case} ${sweep} ${sweep_mpiexec})
   set_tests_properties(sweep.${case} PROPERTIES PASS_REGULAR_EXPRESSION "sweep ${case} ok")
 endforeach()
@@ -23,8 +23,8 @@ dlca_cli_test(sweep.set_not_key_value ${expect} "^dlca_sweep: --set: 'lr' is not
   ${sweep} ${sweep_args} --set lr)
 dlca_cli_test(sweep.set_seed ${expect} "^dlca_sweep: --set seed: give the seeds with --seeds$"
   ${sweep} ${sweep_args} --set seed=1,2)
-dlca_cli_test(sweep.recipe_unknown ${expect} "^dlca_sweep: --recipe: robust not in \\{paper\\}"
-  ${sweep} ${sweep_args} --recipe robust)
+dlca_cli_test(sweep.recipe_unknown ${expect} "^dlca_sweep: --recipe: fast not in \\{paper,robust\\}"
+  ${sweep} ${sweep_args} --recipe fast)
 dlca_cli_test(sweep.out_is_a_file ${expect} "^dlca_sweep: --out s: exists and is not a directory$"
   sh -c "touch s && exec ${sweep} --config checkerboard_sync --seeds 1 --epochs 2 --out s")
 dlca_cli_test(sweep.out_not_a_sweep ${expect} "^dlca_sweep: --out s: is not empty and holds no sweep.json"

@@ -56,6 +56,19 @@ jobs) # --jobs 2 trains the same runs as --jobs 1
   same_sweep one two
   echo "sweep jobs ok"
   ;;
+recipes) # --set recipe=paper,robust: robust runs 4 starts; the same table at --jobs 1 and 2
+  r=(--config checkerboard_sync --seeds 1-2 --set steps=2 --set recipe=paper,robust --epochs 4)
+  "$sweep" "${r[@]}" --jobs 1 --threads 2 --out one >/dev/null || fail "--jobs 1: exit $?"
+  "$sweep" "${r[@]}" --jobs 2 --threads 2 --out two >/dev/null || fail "--jobs 2: exit $?"
+  same_sweep one two
+  [ "$(tail -n +2 one/runs.csv | cut -d, -f2 | sort -u | tr '\n' ' ')" = "steps=2;recipe=paper steps=2;recipe=robust " ] ||
+    fail "options: $(cat one/runs.csv)"
+  grep -q '"starts":4' 'one/models/steps=2_recipe=robust_seed1.json' ||
+    fail "robust model file: $(ls one/models)"
+  grep -q '"multi_start"' 'one/models/steps=2_recipe=paper_seed1.json' &&
+    fail "a paper run wrote a multi-start record"
+  echo "sweep recipes ok"
+  ;;
 resume) # SIGINT after some runs finished, then the same command again: the same table
   "$sweep" "${args[@]}" --epochs 40 --threads 1 --out whole >/dev/null || fail "whole sweep: exit $?"
   "$sweep" "${args[@]}" --epochs 40 --threads 1 --out cut >first.txt 2>&1 &
