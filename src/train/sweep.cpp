@@ -19,8 +19,8 @@
 #include "dlca/config_json.hpp"
 #include "dlca/cpu_backend.hpp"
 #include "dlca/median.hpp"
-#include "dlca/multi_start.hpp"
 #include "dlca/model.hpp"
+#include "dlca/multi_start.hpp"
 #include "dlca/stop_signals.hpp"
 #include "dlca/trainer.hpp"
 #include "dlca/training_run.hpp"
@@ -317,8 +317,8 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   const std::string model = "models/" + run.id + ".json";
   run_options.save_path = (fs::path(directory_) / model).string();
   std::ostringstream report;  // the summary lines a training program would print
-  const TrainingSummary summary = run_training(
-      trainers, run.config.seed, candidates[0].backend->name(), run_options, report);
+  const TrainingSummary summary =
+      run_training(trainers, run.config.seed, candidates[0].backend->name(), run_options, report);
   if (summary.interrupted) return std::nullopt;
   SweepRow row;
   row.seed = run.seed;
@@ -380,8 +380,11 @@ std::string Sweep::summary_markdown() const {
   for (size_t c = 0; c < combinations_.size(); ++c) {
     std::vector<double> epochs, wall;
     size_t finished = 0;
+    std::string label = combinations_[c];
     for (const SweepRun& run : runs_) {
       if (run.combination != c) continue;
+      if (label.empty())
+        label = fmt::format("(the experiment's, recipe {})", recipe_name(run.config.recipe));
       const auto& r = rows_[run.index];
       if (!r) {
         ++unfinished;
@@ -392,8 +395,7 @@ std::string Sweep::summary_markdown() const {
       if (solved(*r)) epochs.push_back(double(*r->first_zero_epoch));
     }
     text += fmt::format(
-        "| {} | {}/{} | {} | {} | {} |\n",
-        combinations_[c].empty() ? "(the experiment's)" : combinations_[c], epochs.size(), finished,
+        "| {} | {}/{} | {} | {} | {} |\n", label, epochs.size(), finished,
         epochs.empty() ? "-" : fmt::format("{:g}", median(epochs)),
         epochs.empty() ? "-" : fmt::format("{:g}", *std::max_element(epochs.begin(), epochs.end())),
         wall.empty() ? "-" : fmt::format("{:.1f}", median(wall)));
