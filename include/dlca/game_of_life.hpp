@@ -27,6 +27,8 @@ class GameOfLifeTask : public Task {
   explicit GameOfLifeTask(const ExperimentConfig& config);
   void make_batch(uint64_t epoch, TaskBatch& out) const override;
   TrainedTask describe() const override { return TrainedTask(TaskKind::kGameOfLife); }
+  // All 512 neighbourhoods right (a batch holds 20).
+  bool solved_by(const Model& model) const override;
   // The board indices of one epoch (in [0, 512)).
   std::vector<uint32_t> boards(uint64_t epoch) const;
 

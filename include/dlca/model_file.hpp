@@ -60,7 +60,8 @@ struct MultiStartRecord {
   int chosen = 0;                       // the candidate whose model the file holds
   std::optional<int64_t> solved_epoch;  // the epoch whose hard loss 0 stopped the run
   std::vector<StartState> candidates;   // every candidate in start order, or none
-  // The configuration the run was started with (the chosen model's, with the run's seed and starts).
+  // The configuration the run was started with (the chosen model's, with the run's seed and
+  // starts).
   ExperimentConfig run_config(const ExperimentConfig& chosen_config) const;
 };
 

@@ -1,8 +1,8 @@
 // Multi-start training (the `robust` recipe): a run of K starts trains K candidates side by side,
 // candidate k being the complete run of seed start_seed(seed, k) (its own wiring, data and masks),
 // all one epoch at a time. The run stops when one has held hard loss 0 for stop_when_solved epochs
-// (the lowest start wins a tie) and keeps that one. Every candidate depends only on its seed, so the
-// same one wins at any thread count, on any backend.
+// (the lowest start wins a tie) and keeps that one. Every candidate depends only on its seed, so
+// the same one wins at any thread count, on any backend.
 #pragma once
 
 #include <cstdint>

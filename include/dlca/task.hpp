@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dlca/grid.hpp"
+#include "dlca/model.hpp"
 #include "dlca/trained_task.hpp"
 
 namespace dlca {
@@ -23,6 +24,10 @@ class Task {
   virtual void make_batch(uint64_t epoch, TaskBatch& out) const = 0;
   // What this task trains a model to do (stored in model files).
   virtual TrainedTask describe() const = 0;
+  // Whether a model whose hard loss was 0 on an epoch's batch does the whole task. A stop when
+  // solved asks it; a task whose batches are samples (Game of Life: 20 of the 512 neighbourhoods)
+  // checks all of it, one whose every batch is the whole task says yes.
+  virtual bool solved_by(const Model&) const { return true; }
 };
 
 }  // namespace dlca

@@ -30,7 +30,7 @@ struct TrainingRunOptions {
   int64_t checkpoint_every = 0;  // rewrite save_path every N epochs (0: only at the end)
   int print_every = 100;         // plain-line period when not on a terminal
   bool quiet = false;            // no progress output at all
-  int threads = 0;  // several candidates: how many train at once (0 = every core)
+  int threads = 0;               // several candidates: how many train at once (0 = every core)
   // Run on the final model before the summary is written; its keys are added to the summary JSON.
   // They are printed after the summary as "key value".
   std::function<nlohmann::json(const Model&)> evaluate;

@@ -168,8 +168,8 @@ struct TrainingCli {
         resumed = load_checkpoint(resume_path);
         // A multi-start run's checkpoint continues the whole run, or its chosen candidate alone
         // (--starts 1 with that candidate's seed).
-        const bool whole_run = resumed->multi_start && !(config.starts == 1 &&
-                                                         config.seed == resumed->model.config.seed);
+        const bool whole_run = resumed->multi_start &&
+                               !(config.starts == 1 && config.seed == resumed->model.config.seed);
         require_same_config(resume_path,
                             whole_run ? resumed->multi_start->run_config(resumed->model.config)
                                       : resumed->model.config,
@@ -205,9 +205,8 @@ struct TrainingCli {
         }
         return std::move(chosen.backend);
       };
-      std::vector<TrainingCandidate> candidates =
-          make_candidates(config, task_of, backend_of, backend.threads,
-                          resumed ? &*resumed : nullptr, resume_path);
+      std::vector<TrainingCandidate> candidates = make_candidates(
+          config, task_of, backend_of, backend.threads, resumed ? &*resumed : nullptr, resume_path);
       if (!note.empty()) std::fprintf(stderr, "%s: %s\n", program, note.c_str());
       if (!vulkan)  // before the rollouts allocate their grids
         check_memory(uint64_t(config.starts) * cpu_training_bytes(config, backend),

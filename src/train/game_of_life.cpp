@@ -65,6 +65,10 @@ void GameOfLifeTask::make_batch(uint64_t epoch, TaskBatch& out) const {
   }
 }
 
+bool GameOfLifeTask::solved_by(const Model& model) const {
+  return life_neighbourhoods_correct(model) == 512;
+}
+
 int life_neighbourhoods_correct(const Model& model) {
   return life_neighbourhoods_correct(build_cell_program(model), hard_ops(model.logits));
 }

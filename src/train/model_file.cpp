@@ -161,17 +161,18 @@ nlohmann::json multi_start_json(const Model& chosen, const MultiStartRecord& r) 
                           {"logits", c.logits},
                           {"training", training_json(candidate_model, c.training)}});
   }
-  return {{"run_seed", r.run_seed},
-          {"starts", r.starts},
-          {"chosen", r.chosen},
-          {"solved_epoch",
-           r.solved_epoch ? nlohmann::json(*r.solved_epoch) : nlohmann::json(nullptr)},
-          {"candidates", candidates}};
+  return {
+      {"run_seed", r.run_seed},
+      {"starts", r.starts},
+      {"chosen", r.chosen},
+      {"solved_epoch", r.solved_epoch ? nlohmann::json(*r.solved_epoch) : nlohmann::json(nullptr)},
+      {"candidates", candidates}};
 }
 
 MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& chosen) {
   MultiStartRecord r;
-  r.run_seed = json_integer<uint64_t, std::runtime_error>(j.at("run_seed"), "multi_start.run_seed", 0);
+  r.run_seed =
+      json_integer<uint64_t, std::runtime_error>(j.at("run_seed"), "multi_start.run_seed", 0);
   r.starts = json_integer<int, std::runtime_error>(j.at("starts"), "multi_start.starts", 2);
   r.chosen = json_integer<int, std::runtime_error>(j.at("chosen"), "multi_start.chosen", 0);
   if (r.chosen >= r.starts)

@@ -93,8 +93,7 @@ namespace {
 
 // Runs one epoch of every candidate: in parallel on the host's threads when they train there, one
 // after the other on a device.
-std::vector<EpochStats> run_epochs(std::span<Trainer* const> candidates,
-                                   tbb::task_arena& arena) {
+std::vector<EpochStats> run_epochs(std::span<Trainer* const> candidates, tbb::task_arena& arena) {
   std::vector<EpochStats> stats(candidates.size());
   const bool on_device = std::any_of(candidates.begin(), candidates.end(),
                                      [](const Trainer* t) { return t->on_device(); });
@@ -191,7 +190,16 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     const std::vector<EpochStats> all = run_epochs(candidates, arena);
     for (size_t k = 0; k < starts; ++k) {
       zero_streak[k] = all[k].hard_loss == 0 ? zero_streak[k] + 1 : 0;
-      if (solved_window > 0 && !solved_by && zero_streak[k] >= solved_window) solved_by = k;
+      if (solved_window == 0 || solved_by || zero_streak[k] < solved_window) continue;
+      // Solved: the epoch's update is taken back, so that the parameters kept are the ones that
+      // scored 0, if the task agrees that they do all of it; if not, the epoch is run again
+      // (the same epoch gives the same result) and training goes on.
+      Trainer& candidate = *candidates[k];
+      candidate.undo_last_epoch();
+      if (candidate.task().solved_by(candidate.model()))
+        solved_by = k;
+      else
+        candidate.run_epoch();
     }
     chosen = solved_by ? *solved_by : leading_candidate(all);
     const EpochStats& stats = all[chosen];
@@ -202,7 +210,8 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
         starts > 1 ? fmt::format("  start {}/{}", chosen, starts) : std::string();
     if (live && (now - last_draw > 0.1 || last)) {
       last_draw = now;
-      const double per_epoch = now / double(done - summary.resumed_from_epoch);
+      const double per_epoch =
+          now / double(std::max<int64_t>(1, done - summary.resumed_from_epoch));
       std::fprintf(stderr,
                    "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f%s  %.1f ms/epoch  ETA %s",
                    summary.experiment.c_str(), (long long)done, (long long)options.epochs,
@@ -217,7 +226,6 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
                          which, stats.milliseconds)
           << std::flush;
     }
-    if (solved_by) trainer().undo_last_epoch();
     if (!options.log_path.empty() &&
         now - last_log_write > 5.0) {  // keep the log current on long runs
       write_file_atomically(options.log_path, csv());
@@ -289,10 +297,9 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
         "that scored it are kept\n",
         solved_window, solved_window == 1 ? "" : "s");
   if (starts > 1)
-    out << fmt::format("start {} of {} (seed {}) {}\n", summary.chosen_start, starts,
-                       summary.start_seed,
-                       summary.stopped_when_solved ? "solved first"
-                                                   : "kept: none solved; lowest hard loss");
+    out << fmt::format(
+        "start {} of {} (seed {}) {}\n", summary.chosen_start, starts, summary.start_seed,
+        summary.stopped_when_solved ? "solved first" : "kept: none solved; lowest hard loss");
   out << (summary.first_zero_epoch
               ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
               : std::string("hard loss never reached 0\n"));

@@ -36,3 +36,9 @@ dlca_cli_test(recipe.file_zero_starts sh -c "sed 's/\"seed\": 23/\"seed\": 23, \
 dlca_cli_test(recipe.resume_needs_recipe sh -c "${train} --recipe robust --epochs 2 --quiet --save m.json \
   && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\" \\(give the options' \
   ${train} --resume m.json --epochs 4")
+# Game of Life trains on 20 of the 512 neighbourhoods an epoch: a batch with hard loss 0 does not
+# stop the run unless the circuit gets all 512 right (the first such batches come from wrong rules).
+dlca_cli_test(recipe.robust_game_of_life sh -c "$<TARGET_FILE:dlca_train> --config game_of_life \
+  --recipe robust --seed 3 --quiet --summary s.json && grep -q '\"stopped_when_solved\": true' s.json")
+set_tests_properties(recipe.robust_game_of_life PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nneighbourhoods_correct 512\n")
