@@ -30,9 +30,13 @@ struct ExperimentFile {
   std::string path;  // the file read
 };
 
-// NAME (a file targets/NAME.json under `targets_dir`) or a path to a .json file. Throws FileError
-// naming the file, or ConfigError naming the field.
+// NAME (a file NAME.json in `targets_dir`) or a path to a .json file. Throws FileError naming the
+// file (or the name and the experiments there), or ConfigError naming the field.
 ExperimentFile load_experiment(const std::string& name_or_path, const std::string& targets_dir);
+// The same with names looked up in the data folder (data_dir.hpp); a path needs no data folder.
+ExperimentFile load_experiment(const std::string& name_or_path);
+// Whether the argument is a path to a .json file rather than an experiment name.
+bool names_a_file(const std::string& name_or_path);
 // The task the spec describes, for the (possibly adjusted) config.
 std::unique_ptr<Task> make_task(const TaskSpec& spec, const ExperimentConfig& config);
 // The same for an experiment file's task; errors (a task that does not fit the config, an image

@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
   try {
     std::vector<Workload> workloads;
     const auto load = [&](const std::string& name) {
-      Workload w{name, dlca::load_experiment(name, DLCA_TARGETS_DIR)};
+      Workload w{name, dlca::load_experiment(name)};
       w.experiment.config.seed = seed;
       return w;
     };

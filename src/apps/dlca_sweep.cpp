@@ -8,6 +8,7 @@
 #include "cli_numbers.hpp"
 #include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
+#include "dlca/data_dir.hpp"
 #include "dlca/stop_signals.hpp"
 #include "dlca/sweep.hpp"
 #include "sweep_mpi.hpp"
@@ -46,9 +47,8 @@ int main(int argc, char** argv) {
       "DIR/models/<run>.json. Run the same command again to resume an interrupted sweep.\n"
       "MPI: mpirun -np P dlca_sweep ... (rank 0 deals the runs out, ranks 1..P-1 train)."};
   app.add_option("--config", experiment,
-                 "experiment: a name from " DLCA_TARGETS_DIR
-                 " (checkerboard_sync, ...) or a "
-                 "JSON file of the same form")
+                 "experiment: a name (checkerboard_sync, ...; " + std::string(dlca::kDataDirHelp) +
+                     ") or a JSON file of the same form")
       ->required();
   app.add_option("--seeds", seed_lists, "seeds, e.g. 1-10 or 1,5,9 (repeatable; united)")
       ->required()
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     if (epochs > 0) spec.epochs = epochs;
     if (stop_when_solved >= 0) spec.stop_when_solved = stop_when_solved;
     spec.recipe = recipe;
-    sweep.emplace(std::move(spec), dlca::load_experiment(experiment, DLCA_TARGETS_DIR), out_dir);
+    sweep.emplace(std::move(spec), dlca::load_experiment(experiment), out_dir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return dlca::cli::kExitUsage;

@@ -3,23 +3,25 @@
 // same format (see include/dlca/experiment_file.hpp). Common options override the file's values.
 #include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
+#include "dlca/data_dir.hpp"
 #include "dlca/experiment_file.hpp"
 #include "dlca/game_of_life.hpp"
 #include "training_cli.hpp"
 
 int main(int argc, char** argv) {
   dlca::ExperimentFile file;
+  std::string default_error;  // reported only when no --config replaces the default experiment
   try {
-    file = dlca::load_experiment("checkerboard_sync", DLCA_TARGETS_DIR);
+    file = dlca::load_experiment("checkerboard_sync");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dlca_train: %s\n", e.what());
-    return 2;
+    default_error = e.what();
   }
   dlca::cli::TrainingCli cli(file.config);
   CLI::App app{
       "Train a Differentiable Logic CA from an experiment file (Miotti et al. 2025).\n"
       "Names: checkerboard_sync, checkerboard_async, game_of_life, lizard, colored_g "
-      "(in " DLCA_TARGETS_DIR "), or a path to a .json file of the same form."};
+      "(" +
+      std::string(dlca::kDataDirHelp) + "), or a path to a .json file of the same form."};
   // Added first, so that its callback loads the file before the other options apply theirs.
   app.add_option_function<std::string>(
          "--config",
@@ -27,7 +29,7 @@ int main(int argc, char** argv) {
            if (experiment.rfind("--", 0) == 0)  // "--config --epochs 3": a forgotten value
              throw CLI::ValidationError("--config", "needs a value, got the option " + experiment);
            try {
-             file = dlca::load_experiment(experiment, DLCA_TARGETS_DIR);
+             file = dlca::load_experiment(experiment);
            } catch (const std::exception& e) {
              throw CLI::ValidationError("--config", e.what());
            }
@@ -38,6 +40,10 @@ int main(int argc, char** argv) {
       ->default_str("checkerboard_sync");
   cli.add_to(app);
   DLCA_PARSE_OR_EXIT(app, "dlca_train", argc, argv);
+  if (app.count("--config") == 0 && !default_error.empty()) {
+    std::fprintf(stderr, "dlca_train: %s\n", default_error.c_str());
+    return dlca::cli::kExitUsage;
+  }
   cli.inputs = {{"--config", file.path}, {"--config's image", file.task.image}};
   if (file.task.kind == "game_of_life")
     cli.run.evaluate = [](const dlca::Model& model) {

@@ -4,6 +4,7 @@
 #include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/cell_pictures.hpp"
+#include "dlca/data_dir.hpp"
 #include "dlca/image_task.hpp"
 #include "training_cli.hpp"
 
@@ -65,7 +66,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"lizard", "colored_g"}));
   cli.add_to(app);
   app.add_option("--target", target_path,
-                 "PNG to grow (default: the preset's image in " DLCA_TARGETS_DIR ")");
+                 "PNG to grow (default: the preset's image in the data folder; " +
+                     std::string(dlca::kDataDirHelp) + ")");
   app.add_option("--colours", colours,
                  "mono: one channel, any of R,G,B above --threshold; 8colour: three "
                  "channels by the colored-G rules")
@@ -111,8 +113,12 @@ int main(int argc, char** argv) {
   if (channels != cli.config.channels) dlca::set_channels(cli.config, channels);
   if (app.count("--loss-channels") == 0)
     cli.config.loss_channels = planes == 1 ? std::vector<int>{0} : std::vector<int>{0, 1, 2};
-  if (target_path.empty())
-    target_path = std::string(DLCA_TARGETS_DIR) + "/" + preset + ".png";
+  if (target_path.empty()) try {
+      target_path = (dlca::data_dir() / (preset + ".png")).string();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "train_image: %s\n", e.what());
+      return 2;
+    }
   else
     cli.config.name = "image:" + target_path.substr(target_path.find_last_of('/') + 1);
   cli.inputs.push_back({"--target", target_path});

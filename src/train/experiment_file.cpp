@@ -9,6 +9,7 @@
 #include "dlca/atomic_file.hpp"
 #include "dlca/checkerboard.hpp"
 #include "dlca/config_json.hpp"
+#include "dlca/data_dir.hpp"
 #include "dlca/game_of_life.hpp"
 #include "dlca/image_target.hpp"
 #include "dlca/image_task.hpp"
@@ -54,10 +55,29 @@ TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& di
 
 }  // namespace
 
+bool names_a_file(const std::string& name_or_path) {
+  return std::filesystem::path(name_or_path).extension() == ".json";
+}
+
+ExperimentFile load_experiment(const std::string& name_or_path) {
+  return load_experiment(name_or_path,
+                         names_a_file(name_or_path) ? std::string() : data_dir().string());
+}
+
 ExperimentFile load_experiment(const std::string& name_or_path, const std::string& targets_dir) {
   std::filesystem::path path = name_or_path;
-  if (path.extension() != ".json")
+  if (!names_a_file(name_or_path)) {
     path = std::filesystem::path(targets_dir) / (name_or_path + ".json");
+    std::error_code error;
+    if (!std::filesystem::exists(path, error)) {
+      std::string names;
+      for (const std::string& name : experiment_names(targets_dir))
+        names += (names.empty() ? "" : ", ") + name;
+      throw FileError(fmt::format(
+          "'{}': no experiment of that name in {} ({}; or give a .json file)", name_or_path,
+          targets_dir, names.empty() ? "it has none" : "it has " + names));
+    }
+  }
   const std::string text = read_file(path.string(), size_t(1) << 24);
   nlohmann::json j;
   try {

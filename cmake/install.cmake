@@ -1,0 +1,24 @@
+# Install rules and the CMake package: `cmake --install build --prefix P` puts the programs in
+# P/bin, the library and its headers in P/lib and P/include, the data folder in P/share/dlca, and
+# P/lib/cmake/dlca so that another project can find_package(dlca) and link dlca::dlca.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS dlca EXPORT dlcaTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/dlca DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${DLCA_DATA_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/dlca)
+if(DLCA_BUILD_APPS)
+  install(TARGETS train_checkerboard train_gol train_image dlca_train dlca_eval dlca_sweep dlca_run
+    dlca_export dlca_devices compare_backends RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+set(DLCA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/dlca)
+install(EXPORT dlcaTargets NAMESPACE dlca:: DESTINATION ${DLCA_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/dlcaConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/dlcaConfig.cmake INSTALL_DESTINATION ${DLCA_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_DATADIR)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/dlcaConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/dlcaConfig.cmake ${CMAKE_BINARY_DIR}/dlcaConfigVersion.cmake
+  DESTINATION ${DLCA_CMAKE_DIR})
