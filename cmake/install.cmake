@@ -22,3 +22,13 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/dlcaConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/dlcaConfig.cmake ${CMAKE_BINARY_DIR}/dlcaConfigVersion.cmake
   DESTINATION ${DLCA_CMAKE_DIR})
+
+# The Python package: PREFIX/lib/python3.X/site-packages/dlca (with its data folder); put that
+# site-packages folder on PYTHONPATH unless the prefix is one Python searches.
+if(DLCA_HAVE_PYTHON)
+  set(DLCA_PYTHON_INSTALL_DIR
+    lib/python${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}/site-packages/dlca)
+  install(TARGETS _dlca LIBRARY DESTINATION ${DLCA_PYTHON_INSTALL_DIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/python/dlca/__init__.py DESTINATION ${DLCA_PYTHON_INSTALL_DIR})
+  install(FILES ${DLCA_DATA_FILES} DESTINATION ${DLCA_PYTHON_INSTALL_DIR}/targets)
+endif()

@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(cmake g++ make pkg-config libhwy-dev libtbb-dev doctest-dev libcli11-dev nlohmann-json3-dev
   libfmt-dev libstb-dev libgif-dev zlib1g-dev gcc iverilog
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslang-tools
-  openmpi-bin libopenmpi-dev)
+  openmpi-bin libopenmpi-dev
+  python3 python3-dev python3-numpy pybind11-dev python3-pybind11)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,8 +7,11 @@
 // An image path is relative to the experiment file.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "dlca/cell_pictures.hpp"
 #include "dlca/config.hpp"
@@ -35,6 +38,10 @@ struct ExperimentFile {
 ExperimentFile load_experiment(const std::string& name_or_path, const std::string& targets_dir);
 // The same with names looked up in the data folder (data_dir.hpp); a path needs no data folder.
 ExperimentFile load_experiment(const std::string& name_or_path);
+// An experiment already parsed from JSON (a file's content, or a Python dict); image paths are
+// relative to `dir`; errors start with `label`.
+ExperimentFile experiment_from_json(const nlohmann::json& json, const std::filesystem::path& dir,
+                                    const std::string& label);
 // Whether the argument is a path to a .json file rather than an experiment name.
 bool names_a_file(const std::string& name_or_path);
 // The task the spec describes, for the (possibly adjusted) config.

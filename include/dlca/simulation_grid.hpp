@@ -48,6 +48,10 @@ class SimulationGrid {
   std::vector<uint8_t> planes();
 };
 
+// The key of asynchronous step `step` of a run seeded `seed` (dlca_run --async --seed, and the
+// Python module's Model.run).
+uint64_t async_step_key(uint64_t seed, int step);
+
 // The CPU's bit-parallel grid (BitGrid) with `kernel` (shared: it lives as long as the grid).
 std::unique_ptr<SimulationGrid> make_cpu_grid(const Circuit& circuit,
                                               std::shared_ptr<const CircuitKernel> kernel,

@@ -34,6 +34,12 @@ struct TrainingRunOptions {
   // Run on the final model before the summary is written; its keys are added to the summary JSON.
   // They are printed after the summary as "key value".
   std::function<nlohmann::json(const Model&)> evaluate;
+  // Called after every epoch with the epoch of the candidate shown (the one that solved, else the
+  // lowest hard loss); returning false stops the run there, as an interruption does.
+  std::function<bool(const EpochStats&)> on_epoch;
+  // Ctrl-C and SIGTERM stop the run after its epoch (a second one ends the process). A caller that
+  // handles signals itself (the Python module, through on_epoch) turns this off.
+  bool handle_signals = true;
 };
 
 struct TrainingSummary {

@@ -228,7 +228,7 @@ int run(const Options& o) {
   for (int s = 0; s < o.steps; ++s) {
     const auto start = std::chrono::steady_clock::now();
     if (o.async)
-      grid->step_async(o.fire_rate, derive_key(o.seed, 1000 + uint64_t(s)));
+      grid->step_async(o.fire_rate, dlca::async_step_key(o.seed, s));
     else
       grid->step();
     if (o.damage_block > 0 && (o.damage_steps == 0 || s < o.damage_steps))

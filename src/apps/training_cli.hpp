@@ -22,6 +22,7 @@
 #include "dlca/multi_start.hpp"
 #include "dlca/output_paths.hpp"
 #include "dlca/training_run.hpp"
+#include "dlca/training_setup.hpp"
 
 namespace dlca::cli {
 
@@ -193,29 +194,15 @@ struct TrainingCli {
         else
           return std::unique_ptr<Task>(new Made(make_task(c)));
       };
-      std::string note;
-      VulkanBackend* vulkan = nullptr;  // candidate 0's, for --profile
-      const auto backend_of = [&](int start, int threads) {
-        choice.cpu = backend;
-        choice.cpu.threads = threads;
-        ChosenBackend chosen = make_backend(choice);
-        if (start == 0) {
-          note = chosen.note;
-          vulkan = chosen.vulkan;
-        }
-        return std::move(chosen.backend);
-      };
-      std::vector<TrainingCandidate> candidates = make_candidates(
-          config, task_of, backend_of, backend.threads, resumed ? &*resumed : nullptr, resume_path);
-      if (!note.empty()) std::fprintf(stderr, "%s: %s\n", program, note.c_str());
-      if (!vulkan)  // before the rollouts allocate their grids
-        check_memory(uint64_t(config.starts) * cpu_training_bytes(config, backend),
-                     "training on the CPU", max_memory.empty() ? 0 : parse_memory_size(max_memory));
-      std::vector<Trainer*> trainers;
-      for (TrainingCandidate& c : candidates) trainers.push_back(c.trainer.get());
+      choice.cpu = backend;
+      const PreparedTraining prepared =
+          prepare_training(config, task_of, choice, resumed ? &*resumed : nullptr, resume_path,
+                           max_memory.empty() ? 0 : parse_memory_size(max_memory));
+      if (!prepared.note.empty()) std::fprintf(stderr, "%s: %s\n", program, prepared.note.c_str());
       run.threads = backend.threads;
       const auto summary =
-          run_training(trainers, config.seed, candidates[0].backend->name(), run, std::cout);
+          run_training(prepared.trainers(), config.seed, prepared.backend_name, run, std::cout);
+      VulkanBackend* vulkan = prepared.vulkan;
       if (choice.profile && vulkan) std::cout << describe_profile(vulkan->profile());
       if (choice.profile && !vulkan)
         std::fprintf(stderr, "%s: --profile: only the Vulkan backend is profiled\n", program);

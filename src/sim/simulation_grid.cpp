@@ -6,8 +6,11 @@
 
 #include "dlca/bit_grid.hpp"
 #include "dlca/bit_rows.hpp"
+#include "dlca/random.hpp"
 
 namespace dlca {
+
+uint64_t async_step_key(uint64_t seed, int step) { return derive_key(seed, 1000 + uint64_t(step)); }
 
 void SimulationGrid::set_planes(const std::vector<uint8_t>& planes) {
   const size_t cells = size_t(height()) * width();

@@ -85,17 +85,23 @@ ExperimentFile load_experiment(const std::string& name_or_path, const std::strin
   } catch (const nlohmann::json::exception& e) {
     throw FileError(path.string() + ": malformed JSON (" + e.what() + ")");
   }
+  ExperimentFile file = experiment_from_json(j, path.parent_path(), path.string());
+  file.path = path.string();
+  return file;
+}
+
+ExperimentFile experiment_from_json(const nlohmann::json& j, const std::filesystem::path& dir,
+                                    const std::string& label) {
   try {
     if (!j.is_object() || !j.contains("config")) throw ConfigError("config: missing");
     for (const auto& [key, value] : j.items())
       if (key != "config" && key != "task") throw ConfigError(fmt::format("{}: unknown key", key));
     ExperimentFile file;
     file.config = config_from_json(j.at("config"));
-    file.task = task_from_json(j.value("task", nlohmann::json::object()), path.parent_path());
-    file.path = path.string();
+    file.task = task_from_json(j.value("task", nlohmann::json::object()), dir);
     return file;
   } catch (const ConfigError& e) {
-    throw ConfigError(path.string() + ": " + e.what());
+    throw ConfigError(label + ": " + e.what());
   }
 }
 

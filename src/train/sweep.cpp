@@ -17,13 +17,12 @@
 
 #include "dlca/atomic_file.hpp"
 #include "dlca/config_json.hpp"
-#include "dlca/cpu_backend.hpp"
 #include "dlca/median.hpp"
 #include "dlca/model.hpp"
-#include "dlca/multi_start.hpp"
 #include "dlca/stop_signals.hpp"
 #include "dlca/trainer.hpp"
 #include "dlca/training_run.hpp"
+#include "dlca/training_setup.hpp"
 
 namespace dlca {
 
@@ -300,16 +299,11 @@ size_t Sweep::finished_count() const {
 }
 
 std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
-  std::vector<TrainingCandidate> candidates = make_candidates(
+  BackendChoice choice;  // the CPU: sweeps compare runs, which depend only on seed and options
+  choice.cpu.threads = threads;
+  const PreparedTraining prepared = prepare_training(
       run.config, [&](const ExperimentConfig& c) { return make_task(experiment_.task, c); },
-      [](int, int candidate_threads) -> std::unique_ptr<Backend> {
-        CpuBackendOptions options;
-        options.threads = candidate_threads;
-        return std::make_unique<CpuBackend>(options);
-      },
-      threads);
-  std::vector<Trainer*> trainers;
-  for (TrainingCandidate& c : candidates) trainers.push_back(c.trainer.get());
+      choice, nullptr, "", 0);
   TrainingRunOptions run_options;
   run_options.epochs = run.config.epochs;
   run_options.quiet = true;
@@ -318,7 +312,7 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   run_options.save_path = (fs::path(directory_) / model).string();
   std::ostringstream report;  // the summary lines a training program would print
   const TrainingSummary summary =
-      run_training(trainers, run.config.seed, candidates[0].backend->name(), run_options, report);
+      run_training(prepared.trainers(), run.config.seed, prepared.backend_name, run_options, report);
   if (summary.interrupted) return std::nullopt;
   SweepRow row;
   row.seed = run.seed;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -20,6 +21,7 @@
 #include "dlca/stop_signals.hpp"
 #include "dlca/svg_plots.hpp"
 #include "dlca/training_pictures.hpp"
+#include "dlca/training_setup.hpp"
 
 namespace dlca {
 
@@ -124,7 +126,12 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   if (candidates.empty()) throw std::invalid_argument("run_training: no candidates");
   check_output_paths({}, training_output_paths(options));
   // Ctrl-C or SIGTERM: stop after this epoch and write everything; a second one: stop now.
-  const StopSignals signals(true);
+  std::optional<StopSignals> signals;
+  if (options.handle_signals) signals.emplace(true);
+  bool stopped_by_caller = false;
+  const auto stop_requested = [&] {
+    return stopped_by_caller || (options.handle_signals && StopSignals::stop_requested());
+  };
   const bool live = !options.quiet && ::isatty(STDERR_FILENO);
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -141,11 +148,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   summary.resumed_from_epoch = trainer().epoch();
   summary.starts = int(starts);
   // The chosen candidate's epochs, with the measurement of an epoch taken back at a solved stop.
-  const auto measured = [&] {
-    std::vector<EpochStats> all = trainer().history();
-    if (trainer().undone_epoch()) all.push_back(*trainer().undone_epoch());
-    return all;
-  };
+  const auto measured = [&] { return measured_epochs(trainer()); };
   const auto csv = [&] {
     std::string text = "epoch,soft_loss,hard_loss,active_gates,ms\n";
     for (const EpochStats& e : measured())
@@ -187,7 +190,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   };
   double last_draw = -1, last_log_write = 0;
   std::vector<double> round_ms;  // wall time of each epoch of all candidates together
-  while (trainer().epoch() < options.epochs && !solved() && !StopSignals::stop_requested()) {
+  while (trainer().epoch() < options.epochs && !solved() && !stop_requested()) {
     const auto round_start = std::chrono::steady_clock::now();
     const std::vector<EpochStats> all = run_epochs(candidates, arena);
     round_ms.push_back(
@@ -208,6 +211,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     }
     chosen = solved_by ? *solved_by : leading_candidate(all);
     const EpochStats& stats = all[chosen];
+    if (options.on_epoch && !options.on_epoch(stats)) stopped_by_caller = true;
     const double now = elapsed();
     const int64_t done = trainer().epoch();
     const bool last = done == options.epochs || solved();
@@ -241,7 +245,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
       save();
   }
   if (live) std::fprintf(stderr, "\n");
-  summary.stop_signal = StopSignals::signal_number();
+  summary.stop_signal = options.handle_signals ? StopSignals::signal_number() : 0;
 
   const std::vector<EpochStats> history = measured();
   std::vector<double> epoch_ms;

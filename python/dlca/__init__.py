@@ -1,0 +1,143 @@
+"""dlca from Python: train Differentiable Logic Cellular Automata, inspect and run their circuits.
+
+    import dlca
+    model = dlca.train("checkerboard_sync", epochs=300, seed=23,
+                       callback=lambda epoch, soft_loss, hard_loss, active_gates: True)
+    model.history["hard_loss"]          # numpy array, one entry per epoch (the CSV log's rows)
+    model.save("cb.json"); m = dlca.load("cb.json")
+    final = m.run(start, steps=80)      # the hard circuit; start, final: uint8 arrays H x W x C
+
+Training options are keyword arguments with the command line's names (underscores for dashes):
+recipe=, starts=, stop_when_solved=, epochs=, seed=, lr=, random_streams=, threads=, backend=,
+device=, log=, save=, summary=, gif=, histogram=, checkpoint_every=, resume=, keep_activations=,
+tile_cells=, max_memory=, and any key of the experiment's configuration (batch=, steps=, ...).
+Training runs with the GIL released; Ctrl-C stops it after the current epoch and raises
+TrainingInterrupted, whose .model is the model so far. Errors are the programs' one-line messages,
+raised as ValueError (bad options and configurations, ConfigError), OSError (files, FileError) or
+RuntimeError.
+"""
+
+import json as _json
+import os as _os
+
+import numpy as _np
+
+from ._dlca import ConfigError, FileError, Model, experiment_names, read_cells
+from . import _dlca
+
+__all__ = ["train", "load", "experiment", "experiment_names", "data_dir", "read_cells", "Model",
+           "Experiment", "ConfigError", "FileError", "TrainingInterrupted", "RUN_OPTIONS"]
+
+Experiment = _dlca.Experiment
+
+
+class TrainingInterrupted(KeyboardInterrupt):
+    """Ctrl-C during training: the run stopped after its epoch; .model holds what it had."""
+
+    model = None
+
+
+# Keyword options that say how to run, not what to train (the rest are configuration keys).
+RUN_OPTIONS = ("threads", "backend", "device", "log", "save", "summary", "gif", "histogram",
+               "resume", "max_memory", "checkpoint_every", "keep_activations", "tile_cells")
+_BACKENDS = ("cpu", "vulkan", "auto")
+
+
+def data_dir():
+    """The folder experiment names are looked up in (DLCA_DATA_DIR, or the one dlca came with)."""
+    return _dlca.data_dir()
+
+
+def experiment(source):
+    """An experiment: a name (experiment_names()), a path to a .json file, or a dict of the same
+    form ({"config": {...}, "task": {...}}; image paths relative to the working directory)."""
+    if isinstance(source, Experiment):
+        return source
+    if isinstance(source, dict):
+        return _dlca.experiment_from_json(_json.dumps(source), _os.getcwd())
+    if isinstance(source, (str, _os.PathLike)):
+        return _dlca.load_experiment(_os.fspath(source))
+    raise TypeError("experiment: must be a name, a path or a dict, got %s" % type(source).__name__)
+
+
+def _configured(exp, options):
+    """The experiment with configuration keys from `options` applied, as the command line does:
+    recipe first (its defaults for starts and stop_when_solved), then the other keys."""
+    config = _json.loads(exp.config_json())
+    if "recipe" in options:
+        config["recipe"] = options["recipe"]
+        for key in ("starts", "stop_when_solved"):  # the recipe's defaults unless given
+            config.pop(key, None)
+    for key, value in options.items():
+        if key == "recipe":
+            continue
+        if key not in config and key not in ("starts", "stop_when_solved"):
+            raise ValueError("%s: not a training option or configuration key (options: %s; keys: %s)"
+                             % (key, ", ".join(RUN_OPTIONS), ", ".join(sorted(config))))
+        config[key] = value
+    return exp.with_config(_json.dumps(config))
+
+
+def train(source, callback=None, verbose=False, print_every=100, **options):
+    """Trains an experiment (see experiment()) and returns the trained Model.
+
+    callback(epoch, soft_loss, hard_loss, active_gates) is called after every epoch; returning
+    False stops the run there. verbose=True prints a line every print_every epochs and the
+    summary the programs print. Other keywords: see the module's help."""
+    run = _dlca.RunOptions()
+    config_options = {}
+    for key, value in options.items():
+        if key in RUN_OPTIONS:
+            if key == "backend" and value not in _BACKENDS:
+                raise ValueError("backend: must be one of %s, got %r" % (", ".join(_BACKENDS), value))
+            setattr(run, key, _os.fspath(value) if isinstance(value, _os.PathLike) else value)
+        else:
+            config_options[key] = value
+    exp = _configured(experiment(source), config_options)
+
+    def each_epoch(epoch, soft_loss, hard_loss, active_gates):
+        if verbose and ((epoch + 1) % print_every == 0 or epoch == 0):
+            print("epoch %6d  soft %10.4f  hard %5.0f  active %5d"
+                  % (epoch + 1, soft_loss, hard_loss, active_gates), flush=True)
+        return True if callback is None else callback(epoch, soft_loss, hard_loss, active_gates)
+
+    model = _dlca.train(exp, run, each_epoch if (verbose or callback) else None)
+    if verbose:
+        print(model.summary["report"], end="", flush=True)
+    return model
+
+
+def load(path):
+    """A model file (either kind) written by dlca: a Model."""
+    return _dlca.load(_os.fspath(path))
+
+
+def _export(self, path, format=None, name=""):
+    """Writes the pruned hard circuit as C (.c), Verilog (.v) or DigitalJS (.json); format defaults
+    from the file's extension. The file is written atomically."""
+    path = _os.fspath(path)
+    if format is None:
+        format = {".c": "c", ".v": "verilog", ".json": "digitaljs"}.get(_os.path.splitext(path)[1])
+        if format is None:
+            raise ValueError("%s: give format= (c, verilog or digitaljs) or a .c, .v or .json name"
+                             % path)
+    _dlca.write_file(path, self.export_text(format, name))
+
+
+def _run(self, start, steps, async_=False, fire_rate=0.6, seed=0, periodic=None, **kw):
+    """Runs the hard circuit for `steps` steps from `start` (uint8 H x W x k, k up to the model's
+    channels; the other channels start at 0) and returns the grid, uint8 H x W x C. Synchronous,
+    or asynchronous (async_=True or run(..., **{"async": True})) with cells firing at fire_rate,
+    drawn from seed as `dlca_run --async --seed` draws them. periodic: the model's boundary by
+    default."""
+    if kw:
+        if set(kw) != {"async"}:
+            raise TypeError("run: unexpected keyword %s" % ", ".join(sorted(set(kw) - {"async"})))
+        async_ = kw["async"]
+    return Model._run_compiled(self, _np.asarray(start), int(steps), bool(async_),
+                               float(fire_rate), int(seed), periodic)
+
+
+Model._run_compiled = Model.run
+Model.run = _run
+Model.export = _export

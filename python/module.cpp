@@ -1,0 +1,370 @@
+// The compiled part of the Python module `dlca` (dlca._dlca): experiments, training with a
+// per-epoch callback (the GIL released between callbacks), model files, a model's parameters as
+// numpy arrays, its hard circuit run on a numpy grid, and exports. python/dlca/__init__.py wraps it
+// in the documented API (keyword options, dicts, progress lines).
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "dlca/atomic_file.hpp"
+#include "dlca/cell_pictures.hpp"
+#include "dlca/circuit.hpp"
+#include "dlca/circuit_export.hpp"
+#include "dlca/circuit_kernel.hpp"
+#include "dlca/config_json.hpp"
+#include "dlca/data_dir.hpp"
+#include "dlca/digitaljs.hpp"
+#include "dlca/experiment_file.hpp"
+#include "dlca/memory_budget.hpp"
+#include "dlca/model_file.hpp"
+#include "dlca/random.hpp"
+#include "dlca/simulation_grid.hpp"
+#include "dlca/training_run.hpp"
+#include "dlca/training_setup.hpp"
+
+namespace py = pybind11;
+using namespace dlca;
+
+namespace {
+
+// A model with what training or its file gave: the training state (so that save() writes a
+// resumable checkpoint), the epochs measured and the run's summary.
+struct PyModel {
+  Model model;
+  std::optional<TrainingState> training;
+  std::optional<MultiStartRecord> multi_start;
+  std::vector<EpochStats> history;
+  nlohmann::json summary;  // empty unless trained in this process
+};
+
+// Run options of a training: what is not part of the experiment's configuration.
+struct RunOptions {
+  int threads = 0;
+  std::string backend = "cpu";
+  int device = -1;
+  std::string log, save, summary, gif, histogram, resume, max_memory;
+  int64_t checkpoint_every = 0;
+  bool keep_activations = false;
+  int tile_cells = 0;
+};
+
+py::dict history_arrays(const std::vector<EpochStats>& history) {
+  const size_t n = history.size();
+  py::array_t<int64_t> epoch(n);
+  py::array_t<double> soft(n), hard(n), ms(n);
+  py::array_t<int32_t> active(n);
+  for (size_t i = 0; i < n; ++i) {
+    epoch.mutable_at(i) = history[i].epoch;
+    soft.mutable_at(i) = history[i].soft_loss;
+    hard.mutable_at(i) = history[i].hard_loss;
+    active.mutable_at(i) = history[i].active_gates;
+    ms.mutable_at(i) = history[i].milliseconds;
+  }
+  py::dict d;
+  d["epoch"] = epoch;
+  d["soft_loss"] = soft;
+  d["hard_loss"] = hard;
+  d["active_gates"] = active;
+  d["ms"] = ms;
+  return d;
+}
+
+py::object json_to_python(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
+}
+
+PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object callback) {
+  ExperimentConfig config = experiment.config;
+  BackendChoice choice;
+  choice.kind = o.backend;
+  choice.device = o.device;
+  choice.cpu.threads = o.threads;
+  choice.cpu.tile_cells = o.tile_cells;
+  choice.cpu.checkpointing = !o.keep_activations;
+  TrainingRunOptions run;
+  run.epochs = config.epochs;
+  run.log_path = o.log;
+  run.gif_path = o.gif;
+  run.histogram_path = o.histogram;
+  run.summary_path = o.summary;
+  run.save_path = o.save;
+  run.checkpoint_every = o.checkpoint_every;
+  run.quiet = true;
+  run.threads = o.threads;
+  run.handle_signals = false;  // Python's own handler: checked after every epoch below
+  if (o.checkpoint_every > 0 && o.save.empty())
+    throw std::invalid_argument("checkpoint_every: needs save=FILE to write to");
+  std::optional<ModelFile> resumed;
+  if (!o.resume.empty()) resumed = load_checkpoint(o.resume);
+
+  std::optional<py::error_already_set> raised;  // by the callback, or a KeyboardInterrupt
+  bool interrupted_by_signal = false;
+  run.on_epoch = [&](const EpochStats& e) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      interrupted_by_signal = PyErr_ExceptionMatches(PyExc_KeyboardInterrupt);
+      raised.emplace();
+      return false;
+    }
+    if (callback.is_none()) return true;
+    try {
+      const py::object go = callback(e.epoch, e.soft_loss, e.hard_loss, e.active_gates);
+      return go.is_none() || go.cast<bool>();
+    } catch (py::error_already_set& error) {
+      raised.emplace(std::move(error));
+      return false;
+    }
+  };
+
+  PyModel result;
+  {
+    py::gil_scoped_release release;
+    const MakeTask task_of = [&](const ExperimentConfig& c) { return make_task(experiment, c); };
+    PreparedTraining prepared =
+        prepare_training(config, task_of, choice, resumed ? &*resumed : nullptr, o.resume,
+                         o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
+    std::ostringstream out;
+    const TrainingSummary summary =
+        run_training(prepared.trainers(), config.seed, prepared.backend_name, run, out);
+    const Trainer& chosen = *prepared.candidates[size_t(summary.chosen_start)].trainer;
+    result.model = chosen.model();
+    result.training = training_state_of(chosen);
+    result.history = measured_epochs(chosen);
+    result.summary = summary.to_json();
+    result.summary["report"] = out.str();
+    if (!prepared.note.empty()) result.summary["backend_note"] = prepared.note;
+  }
+  if (raised && !interrupted_by_signal) throw std::move(*raised);
+  if (raised) {  // Ctrl-C: the model so far travels with the exception
+    py::object error = py::module_::import("dlca").attr("TrainingInterrupted")(
+        "training interrupted (Ctrl-C) after epoch " +
+        std::to_string(result.history.empty() ? 0 : result.history.back().epoch));
+    error.attr("model") = py::cast(std::move(result));
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+    throw py::error_already_set();
+  }
+  return result;
+}
+
+PyModel load(const std::string& path) {
+  ModelFile file = load_model_file(path);
+  PyModel m;
+  m.model = std::move(file.model);
+  m.training = std::move(file.training);
+  m.multi_start = std::move(file.multi_start);
+  if (m.training) m.history = m.training->history;
+  return m;
+}
+
+void save(const PyModel& m, const std::string& path) {
+  save_model_file(path, m.model, m.training ? &*m.training : nullptr,
+                  m.multi_start ? &*m.multi_start : nullptr);
+}
+
+// A [gates][16] float32 array.
+py::array_t<float> per_gate(const std::vector<float>& values) {
+  const size_t gates = values.size() / kNumOps;
+  py::array_t<float> a({gates, size_t(kNumOps)});
+  std::copy(values.begin(), values.end(), a.mutable_data());
+  return a;
+}
+
+py::array_t<float> probabilities(const PyModel& m) {
+  std::vector<float> p(m.model.logits.size());
+  for (size_t g = 0; g < p.size() / kNumOps; ++g) {
+    const float* z = &m.model.logits[g * kNumOps];
+    const float top = *std::max_element(z, z + kNumOps);
+    double sum = 0;
+    for (int i = 0; i < kNumOps; ++i) sum += std::exp(double(z[i]) - top);
+    for (int i = 0; i < kNumOps; ++i)
+      p[g * kNumOps + i] = float(std::exp(double(z[i]) - top) / sum);
+  }
+  return per_gate(p);
+}
+
+py::list wiring_layers(const std::vector<LayerWiring>& layers) {
+  py::list list;
+  for (const LayerWiring& w : layers) {
+    py::array_t<uint32_t> pairs({w.size(), size_t(2)});
+    for (size_t i = 0; i < w.size(); ++i) {
+      pairs.mutable_at(i, 0) = w.a[i];
+      pairs.mutable_at(i, 1) = w.b[i];
+    }
+    list.append(pairs);
+  }
+  return list;
+}
+
+// The hard circuit on a grid: start is uint8 [H][W][k] (k <= the model's channels; non-zero = 1),
+// the result [H][W][C]. Asynchronous steps draw as `dlca_run --async --seed` does.
+py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool async,
+                              double fire_rate, uint64_t seed, std::optional<bool> periodic) {
+  if (steps < 0) throw std::invalid_argument("steps: must be >= 0, got " + std::to_string(steps));
+  if (!(fire_rate > 0 && fire_rate <= 1))
+    throw std::invalid_argument("fire_rate: must be in (0, 1], got " + std::to_string(fire_rate));
+  const int channels = m.model.config.channels;
+  if (start.ndim() == 2)
+    start = start.attr("reshape")(start.shape(0), start.shape(1), 1).cast<py::array>();
+  if (start.ndim() != 3)
+    throw std::invalid_argument("start: must be an array H x W x C, got " +
+                                std::to_string(start.ndim()) + " dimensions");
+  const auto cells = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>::ensure(start);
+  if (!cells) throw std::invalid_argument("start: must be an array of 0/1 cells");
+  const int height = int(cells.shape(0)), width = int(cells.shape(1)), k = int(cells.shape(2));
+  if (height < 1 || width < 1 || k < 1 || k > channels)
+    throw std::invalid_argument(
+        "start: must be H x W x C with H, W >= 1 and 1 <= C <= " + std::to_string(channels) +
+        " (the model's channels), got " + std::to_string(height) + " x " + std::to_string(width) +
+        " x " + std::to_string(k));
+  const Circuit circuit = prune(m.model);
+  std::vector<uint8_t> final_planes;
+  {
+    py::gil_scoped_release release;
+    auto grid = make_cpu_grid(circuit, interpreted_kernel(circuit), height, width,
+                              periodic.value_or(m.model.config.periodic));
+    const uint8_t* data = cells.data();
+    grid->set_state_rows(k, [&](int c, int y, uint8_t* row) {
+      for (int x = 0; x < width; ++x) row[x] = data[(size_t(y) * width + x) * k + c] != 0;
+    });
+    for (int s = 0; s < steps; ++s)
+      if (async)
+        grid->step_async(fire_rate, async_step_key(seed, s));
+      else
+        grid->step();
+    final_planes = grid->planes();
+  }
+  py::array_t<uint8_t> out({size_t(height), size_t(width), size_t(channels)});
+  uint8_t* o = out.mutable_data();
+  const size_t plane = size_t(height) * width;
+  for (int c = 0; c < channels; ++c)
+    for (size_t i = 0; i < plane; ++i) o[i * channels + c] = final_planes[c * plane + i];
+  return out;
+}
+
+// A PNG read as cells [H][W][k], as dlca_run --init reads it.
+py::array_t<uint8_t> read_cells(const std::string& path, int height, int width,
+                                const std::string& colours, float threshold) {
+  const PictureColours picture = parse_picture_colours(colours);
+  const std::vector<uint8_t> planes = read_cell_planes(path, height, width, picture, threshold);
+  const int k = picture_planes(picture);
+  py::array_t<uint8_t> out({size_t(height), size_t(width), size_t(k)});
+  const size_t plane = size_t(height) * width;
+  for (int c = 0; c < k; ++c)
+    for (size_t i = 0; i < plane; ++i) out.mutable_data()[i * k + c] = planes[c * plane + i];
+  return out;
+}
+
+std::string export_text(const PyModel& m, const std::string& format, const std::string& name) {
+  const Circuit circuit = prune(m.model);
+  if (format == "digitaljs") return circuit_to_digitaljs(circuit);
+  const std::string id = name.empty() ? identifier_from(m.model.config.name) : name;
+  if (format == "c") {
+    if (const std::string problem = c_name_problem(id); !problem.empty())
+      throw std::invalid_argument("name: " + problem);
+    return circuit_to_c(circuit, id);
+  }
+  if (format == "verilog") {
+    if (const std::string problem = verilog_name_problem(id); !problem.empty())
+      throw std::invalid_argument("name: " + problem);
+    return circuit_to_verilog(circuit, id);
+  }
+  throw std::invalid_argument("format: must be c, verilog or digitaljs, got '" + format + "'");
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_dlca, m) {
+  m.doc() = "dlca's compiled core; use the package dlca.";
+  py::register_exception<FileError>(m, "FileError", PyExc_OSError);
+  py::register_exception<ConfigError>(m, "ConfigError", PyExc_ValueError);
+
+  py::class_<ExperimentFile>(m, "Experiment")
+      .def_property_readonly("path", [](const ExperimentFile& e) { return e.path; })
+      .def_property_readonly("task_kind", [](const ExperimentFile& e) { return e.task.kind; })
+      .def("config_json", [](const ExperimentFile& e) { return config_to_json(e.config).dump(); })
+      .def("with_config", [](const ExperimentFile& e, const std::string& text) {
+        ExperimentFile copy = e;
+        copy.config = config_from_json(nlohmann::json::parse(text));
+        return copy;
+      });
+  m.def("load_experiment", py::overload_cast<const std::string&>(&load_experiment),
+        py::arg("name_or_path"));
+  m.def(
+      "experiment_from_json",
+      [](const std::string& text, const std::string& dir) {
+        return experiment_from_json(nlohmann::json::parse(text), dir, "experiment");
+      },
+      py::arg("text"), py::arg("dir"));
+  m.def("experiment_names", py::overload_cast<>(&experiment_names));
+  m.def("data_dir", [] { return data_dir().string(); });
+
+  py::class_<RunOptions>(m, "RunOptions")
+      .def(py::init<>())
+      .def_readwrite("threads", &RunOptions::threads)
+      .def_readwrite("backend", &RunOptions::backend)
+      .def_readwrite("device", &RunOptions::device)
+      .def_readwrite("log", &RunOptions::log)
+      .def_readwrite("save", &RunOptions::save)
+      .def_readwrite("summary", &RunOptions::summary)
+      .def_readwrite("gif", &RunOptions::gif)
+      .def_readwrite("histogram", &RunOptions::histogram)
+      .def_readwrite("resume", &RunOptions::resume)
+      .def_readwrite("max_memory", &RunOptions::max_memory)
+      .def_readwrite("checkpoint_every", &RunOptions::checkpoint_every)
+      .def_readwrite("keep_activations", &RunOptions::keep_activations)
+      .def_readwrite("tile_cells", &RunOptions::tile_cells);
+
+  py::class_<PyModel>(m, "Model")
+      .def_property_readonly("history", [](const PyModel& p) { return history_arrays(p.history); })
+      .def_property_readonly("summary",
+                             [](const PyModel& p) -> py::object {
+                               return p.summary.is_null() ? py::none() : json_to_python(p.summary);
+                             })
+      .def_property_readonly(
+          "config", [](const PyModel& p) { return json_to_python(config_to_json(p.model.config)); })
+      .def_property_readonly(
+          "task", [](const PyModel& p) { return json_to_python(task_to_json(p.model.task)); })
+      .def_property_readonly("logits", [](const PyModel& p) { return per_gate(p.model.logits); })
+      .def_property_readonly("probabilities", &probabilities)
+      .def_property_readonly("ops",
+                             [](const PyModel& p) {
+                               const auto ops = hard_ops(p.model.logits);
+                               py::array_t<uint8_t> a(ops.size());
+                               std::copy(ops.begin(), ops.end(), a.mutable_data());
+                               return a;
+                             })
+      .def_property_readonly("wiring",
+                             [](const PyModel& p) {
+                               py::dict d;
+                               d["perception"] = wiring_layers(p.model.perception_wiring);
+                               d["update"] = wiring_layers(p.model.update_wiring);
+                               return d;
+                             })
+      .def_property_readonly("num_perception_gates",
+                             [](const PyModel& p) { return p.model.num_perception_gates(); })
+      .def_property_readonly("active_gates",
+                             [](const PyModel& p) { return active_gate_count(p.model.logits); })
+      .def_property_readonly("pruned_gates",
+                             [](const PyModel& p) { return int(prune(p.model).gates.size()); })
+      .def_property_readonly("is_checkpoint",
+                             [](const PyModel& p) { return p.training.has_value(); })
+      .def("save", &save, py::arg("path"))
+      .def("run", &run_grid, py::arg("start"), py::arg("steps"), py::arg("async_") = false,
+           py::arg("fire_rate") = 0.6, py::arg("seed") = 0, py::arg("periodic") = py::none())
+      .def("export_text", &export_text, py::arg("format"), py::arg("name") = "");
+
+  m.def("train", &train, py::arg("experiment"), py::arg("options"), py::arg("callback"));
+  m.def("load", &load, py::arg("path"));
+  m.def("read_cells", &read_cells, py::arg("path"), py::arg("height"), py::arg("width"),
+        py::arg("colours") = "mono", py::arg("threshold") = kDefaultThreshold);
+  m.def("write_file", [](const std::string& path, const std::string& text) {
+    write_file_atomically(path, text);
+  });
+}

@@ -1,0 +1,184 @@
+"""Tests of the Python module against the programs: the same training, the same hard circuit runs,
+the same one-line errors. Run by ctest (python.module) with PYTHONPATH at the built package and
+DLCA_BIN at the programs."""
+
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import unittest
+
+import numpy as np
+
+import dlca
+
+BIN = os.environ.get("DLCA_BIN", "")
+
+
+def program(name, *args, cwd=None):
+    return subprocess.run([os.path.join(BIN, name), *map(str, args)], cwd=cwd, check=True,
+                          capture_output=True, text=True).stdout
+
+
+class Scratch(unittest.TestCase):
+    def setUp(self):
+        self._dir = tempfile.TemporaryDirectory()
+        self.dir = self._dir.name
+
+    def tearDown(self):
+        self._dir.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+
+class TrainingTest(Scratch):
+    def test_same_run_as_the_program(self):
+        # The paper's checkerboard, seed 23: hard loss 0 first at epoch 244, as train_checkerboard.
+        seen = []
+        model = dlca.train("checkerboard_sync", epochs=250, seed=23, threads=2,
+                           callback=lambda e, s, h, a: seen.append((e, h)) is None)
+        hard = model.history["hard_loss"]
+        self.assertEqual(len(hard), 250)
+        self.assertEqual(int(np.argmax(hard == 0)), 244)
+        self.assertEqual(seen[244], (244, 0.0))
+        program("train_checkerboard", "--epochs", 250, "--threads", 2, "--quiet", "--summary",
+                self.path("s.json"))
+        with open(self.path("s.json")) as f:
+            cli = json.load(f)
+        self.assertEqual(cli["first_zero_epoch"], 244)
+        self.assertEqual(model.summary["logits_checksum"], cli["logits_checksum"])
+
+    def test_callback_false_stops(self):
+        model = dlca.train("checkerboard_sync", epochs=50, steps=2,
+                           callback=lambda e, s, h, a: e < 9)
+        self.assertEqual(len(model.history["epoch"]), 10)
+        self.assertTrue(model.summary["interrupted"])
+
+    def test_callback_exception_propagates(self):
+        def fail(epoch, *_):
+            if epoch == 2:
+                raise ZeroDivisionError("from the callback")
+            return True
+        with self.assertRaisesRegex(ZeroDivisionError, "from the callback"):
+            dlca.train("checkerboard_sync", epochs=20, steps=2, callback=fail)
+
+    def test_ctrl_c_stops_cleanly(self):
+        timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            with self.assertRaises(dlca.TrainingInterrupted) as caught:
+                dlca.train("checkerboard_sync", epochs=100000, steps=2)
+        finally:
+            timer.cancel()
+        self.assertIsInstance(caught.exception, KeyboardInterrupt)
+        partial = caught.exception.model
+        self.assertGreater(len(partial.history["epoch"]), 0)
+        self.assertLess(len(partial.history["epoch"]), 100000)
+
+    def test_save_load_and_resume(self):
+        first = dlca.train("checkerboard_sync", epochs=4, steps=3, save=self.path("m.json"))
+        loaded = dlca.load(self.path("m.json"))
+        np.testing.assert_array_equal(loaded.logits, first.logits)
+        self.assertTrue(loaded.is_checkpoint)
+        resumed = dlca.train("checkerboard_sync", epochs=8, steps=3, resume=self.path("m.json"))
+        straight = dlca.train("checkerboard_sync", epochs=8, steps=3)
+        self.assertEqual(resumed.summary["logits_checksum"], straight.summary["logits_checksum"])
+        np.testing.assert_array_equal(resumed.history["hard_loss"], straight.history["hard_loss"])
+
+    def test_recipe_and_dict_experiment(self):
+        model = dlca.train("checkerboard_sync", recipe="robust", epochs=2, steps=2)
+        self.assertEqual(model.summary["starts"], 4)
+        with open(os.path.join(dlca.data_dir(), "game_of_life.json")) as f:
+            spec = json.load(f)
+        spec["config"]["epochs"] = 3
+        model = dlca.train(spec)
+        self.assertEqual(model.config["epochs"], 3)
+        self.assertEqual(model.task["kind"], "game_of_life")
+        self.assertEqual(model.probabilities.shape, model.logits.shape)
+        np.testing.assert_allclose(model.probabilities.sum(axis=1), 1, rtol=1e-5)
+
+
+class CircuitTest(Scratch):
+    @classmethod
+    def setUpClass(cls):
+        cls._models = tempfile.TemporaryDirectory()
+        cls.model_path = os.path.join(cls._models.name, "cb.json")
+        dlca.train("checkerboard_sync", epochs=250, seed=23, threads=2, save=cls.model_path)
+        cls.model = dlca.load(cls.model_path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._models.cleanup()
+
+    def check_like_dlca_run(self, *mode, **run_args):
+        program("dlca_run", "--model", self.model_path, "--size", 24, "--steps", 0, "--init",
+                "random", "--seed", 3, "--png", "start.png", "--quiet", cwd=self.dir)
+        program("dlca_run", "--model", self.model_path, "--size", 24, "--steps", 30, "--init",
+                "start.png", *mode, "--png", "final.png", "--quiet", cwd=self.dir)
+        start = dlca.read_cells(self.path("start.png"), 24, 24)
+        expected = dlca.read_cells(self.path("final.png"), 24, 24)
+        final = self.model.run(start, steps=30, **run_args)
+        self.assertEqual(final.shape, (24, 24, 8))
+        self.assertEqual(final.dtype, np.uint8)
+        np.testing.assert_array_equal(final[:, :, :1], expected)
+        return final
+
+    def test_run_equals_dlca_run(self):
+        final = self.check_like_dlca_run()
+        # A solved checkerboard grows its pattern on any grid.
+        y, x = np.mgrid[0:24, 0:24]
+        np.testing.assert_array_equal(final[:, :, 0], (y // 2 + x // 2) % 2)
+
+    def test_async_run_equals_dlca_run(self):
+        self.check_like_dlca_run("--async", "--seed", 5, **{"async": True, "seed": 5})
+
+    def test_exports(self):
+        self.model.export(self.path("cb.v"))
+        self.model.export(self.path("cb.c"), name="checkerboard")
+        self.model.export(self.path("cb.json"))
+        with open(self.path("cb.v")) as f:
+            self.assertIn("module ", f.read())
+        with open(self.path("cb.c")) as f:
+            self.assertIn("checkerboard", f.read())
+        with open(self.path("cb.json")) as f:
+            self.assertIn("devices", json.load(f))
+
+
+class ErrorTest(Scratch):
+    def test_bad_input_raises_the_programs_message(self):
+        with self.assertRaisesRegex(OSError, "'nothing_here': no experiment of that name"):
+            dlca.train("nothing_here")
+        with self.assertRaisesRegex(ValueError, "batch: must be a positive integer, got 0"):
+            dlca.train("checkerboard_sync", batch=0)
+        with self.assertRaisesRegex(ValueError, "frobnicate: not a training option"):
+            dlca.train("checkerboard_sync", frobnicate=1)
+        with self.assertRaisesRegex(ValueError, "recipe: must be"):
+            dlca.train("checkerboard_sync", recipe="fast")
+        with self.assertRaisesRegex(ValueError, "backend: must be one of"):
+            dlca.train("checkerboard_sync", backend="tpu")
+        with self.assertRaisesRegex(OSError, "missing.json: cannot open"):
+            dlca.load(self.path("missing.json"))
+        with open(self.path("bad.json"), "w") as f:
+            f.write("{not json")
+        with self.assertRaisesRegex(OSError, "bad.json: malformed JSON"):
+            dlca.train(self.path("bad.json"))
+        with self.assertRaisesRegex(ValueError, "config: missing"):
+            dlca.train({"task": {"kind": "checkerboard"}})
+
+    def test_bad_grid_raises(self):
+        model = dlca.train("checkerboard_sync", epochs=1, steps=1)
+        with self.assertRaisesRegex(ValueError, "start: must be H x W x C"):
+            model.run(np.zeros((4, 4, 9), np.uint8), steps=1)
+        with self.assertRaisesRegex(ValueError, "steps: must be >= 0"):
+            model.run(np.zeros((4, 4, 1), np.uint8), steps=-1)
+        with self.assertRaisesRegex(ValueError, "fire_rate: must be in"):
+            model.run(np.zeros((4, 4, 1), np.uint8), steps=1, fire_rate=float("nan"))
+        with self.assertRaisesRegex(ValueError, "format"):
+            model.export(self.path("x.txt"))
+
+
+if __name__ == "__main__":
+    unittest.main()
