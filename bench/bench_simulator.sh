@@ -2,6 +2,7 @@
 # Simulator throughput (issue 4): the published GoL circuit and the 6-gate checkerboard circuit,
 # 1 and 2 threads, 512x512 and 4096x4096, synchronous, compiled and interpreted kernels.
 # Prints the median of 5 runs of dlca_run --time. Usage: bench/bench_simulator.sh [ORACLES_DIR]
+# ORACLES_DIR: the folder holding the circuits published with the paper (docs/MODEL.md §12).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 oracles=${1:-../shared/oracles}

@@ -1,5 +1,5 @@
 // Training on the device, end of an epoch: one AdamW step with element-wise clipping on every
-// logit (SPEC §6, as src/train/adamw.cpp), unless a gradient was not finite.
+// logit (docs/MODEL.md §8, as src/train/adamw.cpp), unless a gradient was not finite.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

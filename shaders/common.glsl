@@ -77,7 +77,7 @@ float state_value(uint offset, uint index) {
   return pc.hard != 0u ? (v > 0.5 ? 1.0 : 0.0) : v;
 }
 
-// Softmax of one gate's 16 logits (SPEC §1), in float.
+// Softmax of one gate's 16 logits (docs/MODEL.md §3.1), in float.
 void softmax16(uint gate, out float p[16]) {
   float z_max = logits[gate * 16u];
   for (uint i = 1u; i < 16u; ++i) z_max = max(z_max, logits[gate * 16u + i]);

@@ -1,5 +1,6 @@
 // Forward through one level of gates (ops that depend only on earlier levels): the gate's
-// relaxed op c0 + c1 a + c2 b + c3 ab (SPEC §1). x: cells of the chunk; y: ops of the level.
+// relaxed op c0 + c1 a + c2 b + c3 ab (docs/MODEL.md §3.1).
+// x: cells of the chunk; y: ops of the level.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

@@ -1,6 +1,6 @@
 // Training on the device, start of an epoch: each gate's softmax folded into its 4 affine
 // coefficients, its argmax op's coefficients (first maximum on ties) for the hard rollout, and the
-// count of active gates (argmax neither A nor B, SPEC §8.1).
+// count of active gates (argmax neither A nor B, docs/MODEL.md §11.1).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

@@ -1,5 +1,5 @@
-// Forward, first pass of a step: the 3x3 patch rows (SPEC §3.1) of every cell of the chunk,
-// per channel, read from the state before the step (zero outside a zero-padded grid).
+// Forward, first pass of a step: the 3x3 patch rows (docs/MODEL.md §5.1) of every cell of the
+// chunk, per channel, read from the state before the step (zero outside a zero-padded grid).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

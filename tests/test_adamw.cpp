@@ -1,4 +1,4 @@
-// AdamW with element-wise clipping against values worked out by hand (SPEC §6).
+// AdamW with element-wise clipping against values worked out by hand (docs/MODEL.md §8).
 #include <doctest/doctest.h>
 
 #include <cmath>

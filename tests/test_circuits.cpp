@@ -1,6 +1,7 @@
-// Hard circuits: pruning keeps the model's function and follows SPEC §8.2; DigitalJS export and
-// import round-trip; the exported C (compiled with the system compiler) and Verilog (simulated with
-// iverilog) agree with dlca on random inputs, for random models and a freshly trained checkerboard.
+// Hard circuits: pruning keeps the model's function and follows docs/MODEL.md §11.2; DigitalJS
+// export and import round-trip; the exported C (compiled with the system compiler) and Verilog
+// (simulated with iverilog) agree with dlca on random inputs, for random models and a freshly
+// trained checkerboard.
 #include <doctest/doctest.h>
 
 #include "dlca/atomic_file.hpp"

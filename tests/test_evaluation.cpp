@@ -1,5 +1,6 @@
-// Evaluation protocols: damage geometry (SPEC §7.2's 20x20 block is rows and columns 22..41 on
-// 64x64; random squares clip at the edge) and known answers from a circuit with constant outputs.
+// Evaluation protocols: damage geometry (docs/MODEL.md §10.1: the 20x20 block is rows and
+// columns 22..41 on 64x64; random squares clip at the edge) and known answers from a circuit with
+// constant outputs.
 #include <doctest/doctest.h>
 
 #include <numeric>

@@ -1,5 +1,5 @@
-// The shipped experiment files hold exactly the built-in presets (SPEC §7's numbers), their tasks
-// build, and a user's file with a bad value is refused naming the file and the field.
+// The shipped experiment files hold exactly the built-in presets (docs/MODEL.md §10's numbers),
+// their tasks build, and a user's file with a bad value is refused naming the file and the field.
 #include <doctest/doctest.h>
 
 #include "dlca/atomic_file.hpp"

@@ -1,5 +1,6 @@
 // Image targets: every PNG kind loads to the right premultiplied colours; area resizing; the two
-// binarisations; the shipped targets give exactly SPEC.md's masks; bad files are refused by name.
+// binarisations; the shipped targets give exactly the paper's masks (docs/MODEL.md §10.4, §10.5);
+// bad files are refused by name.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // JAX's threefry streams against values nobody in this project computed: Threefry-2x32 known
 // answers (Random123, as in JAX's own tests), jax.random.split(PRNGKey(0)) as JAX's documentation
-// prints it, and the wiring of the published Game of Life circuit (SPEC §2.5, PAGES).
+// prints it, and the wiring of the published Game of Life circuit (docs/MODEL.md §4.5, §12).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -40,8 +40,8 @@ TEST_CASE("permutation and randint are what they claim") {
 }
 
 TEST_CASE("seed 23 with JAX streams gives the published Game of Life circuit's perception wiring") {
-  // The notebook's GoL model (SPEC §7.1). In gol_circuit.json, second-layer gate g of every
-  // kernel combines: g0 NW and SE, g1 S and W, g2 SW and NE, g3 N and E.
+  // The notebook's GoL model (docs/MODEL.md §10.3). In gol_circuit.json, second-layer gate g of
+  // every kernel combines: g0 NW and SE, g1 S and W, g2 SW and NE, g3 N and E.
   const ExperimentConfig c = game_of_life_config();  // seed 23, JAX streams
   const Model m = make_model(c);
   const LayerWiring& first = m.perception_wiring[0];

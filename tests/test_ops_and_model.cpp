@@ -52,7 +52,7 @@ TEST_CASE("checkerboard model layout and pass-through initialisation") {
   CHECK(m.logits.size() == 3040u * 16);
   CHECK(active_gate_count(m.logits) == 0);
   const auto coeffs = soft_coefficients(m.logits);
-  // SPEC §1.4: p_A = e^10 / (e^10 + 15); the soft gate is ~0.000363 + 0.999274 a.
+  // docs/MODEL.md §3.3: p_A = e^10 / (e^10 + 15); the soft gate is ~0.000363 + 0.999274 a.
   CHECK(coeffs[0] == doctest::Approx(0.000363).epsilon(0.01));
   CHECK(coeffs[1] == doctest::Approx(0.999274).epsilon(1e-5));
   CHECK(std::abs(coeffs[3]) < 1e-6);

@@ -1,5 +1,5 @@
-// The circuits published with the paper (DLCA_ORACLES_DIR, ../shared/oracles by default; SPEC §7.2,
-// §8.2), imported from DigitalJS and run on the bit-sliced simulator: gol_circuit.json is Conway's
+// The circuits published with the paper (docs/MODEL.md §12; in the folder DLCA_ORACLES_DIR names),
+// imported from DigitalJS and run on the bit-sliced simulator: gol_circuit.json is Conway's
 // rule exactly; checkerboard.json grows the checkerboard from random states on 16x16 and 64x64.
 // Without the published files these tests skip. Also: malformed DigitalJS files are refused.
 #include <doctest/doctest.h>
@@ -33,7 +33,7 @@ std::string published_missing() {
 TEST_CASE("the published Game of Life circuit computes Conway's rule exactly") {
   DLCA_SKIP_IF(published_missing());
   const Circuit circuit = load_digitaljs(published("gol_circuit.json"));
-  CHECK(circuit.gates.size() == 223);  // SPEC §7.1
+  CHECK(circuit.gates.size() == 223);  // docs/MODEL.md §12
   CHECK(circuit.channels == 1);
   const CircuitProgram gol = to_program(circuit);
   CHECK(life_neighbourhoods_correct(gol.program, gol.ops) == 512);
@@ -44,7 +44,7 @@ TEST_CASE("the published Game of Life circuit computes Conway's rule exactly") {
 TEST_CASE("the published checkerboard circuit grows the checkerboard on 16x16 and 64x64") {
   DLCA_SKIP_IF(published_missing());
   const Circuit circuit = load_digitaljs(published("checkerboard.json"));
-  CHECK(circuit.gates.size() == 6);  // 3 OR, 1 AND, 1 AAndNotB, 1 NOT (SPEC §7.2)
+  CHECK(circuit.gates.size() == 6);  // 3 OR, 1 AND, 1 AAndNotB, 1 NOT (docs/MODEL.md §12)
   CHECK(circuit.channels == 8);
   const CircuitProgram cb = to_program(circuit);
   for (auto [size, steps] : {std::pair{16, 20}, std::pair{64, 80}}) {

@@ -1,4 +1,4 @@
-// Tests of the wiring generators against SPEC §2's worked examples and properties.
+// Tests of the wiring generators against docs/MODEL.md §4.2's worked examples and properties.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Writes targets/lizard.png and targets/colored_g.png from the masks printed in SPEC.md §7.4/§7.5.
+"""Writes targets/lizard.png and targets/colored_g.png from the paper's binarised masks.
 
-The notebook's original images (a 32x32 lizard emoji, a 1200x1200 G) are embedded in the notebook
-and are not available offline. These files draw the paper's binarised masks in colour on a
-transparent background, at the training grid's size, so loading them with the paper's rules gives
-the paper's masks exactly. Standard library only (zlib)."""
+The masks are those of docs/MODEL.md §10.4 and §10.5. The notebook's original images (a 32x32
+lizard emoji, a 1200x1200 G) are embedded in the notebook and are not available offline. These
+files draw the paper's binarised masks in colour on a transparent background, at the training
+grid's size, so loading them with the paper's rules gives the paper's masks exactly. Standard
+library only (zlib)."""
 import struct
 import sys
 import zlib
@@ -52,7 +53,8 @@ COLORED_G = """
 ................
 """.split()
 
-# RGBA colours; each satisfies exactly its rule of SPEC §7.5 (and the lizard's > 0.26 rule).
+# RGBA colours; each satisfies exactly its rule of docs/MODEL.md §10.5 (and the lizard's > 0.26
+# rule).
 COLOURS = {
     "#": (76, 153, 0, 255),
     "R": (234, 67, 53, 255),

@@ -1,5 +1,5 @@
-// The notebook's optimiser (SPEC §6): optax.chain(clip(100), adamw(lr, 0.9, 0.99, wd=0.01)),
-// i.e. element-wise value clipping, then AdamW with decoupled weight decay on every logit.
+// The notebook's optimiser, optax.chain(clip(100), adamw(lr, 0.9, 0.99, wd=0.01)): element-wise
+// value clipping, then AdamW with decoupled weight decay on every logit (docs/MODEL.md §8).
 #pragma once
 
 #include <cstddef>

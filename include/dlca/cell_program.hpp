@@ -25,7 +25,7 @@ struct CellProgram {
   std::vector<uint32_t> output_rows;  // row holding the new state of channel c
   size_t perception_op_count = 0;     // ops[0, perception_op_count) are perception gates
 
-  // The row of patch position p (0..8, SPEC §3.1) of channel c; rows 0 .. 9C-1.
+  // The row of patch position p (0..8, docs/MODEL.md §5.1) of channel c; rows 0 .. 9C-1.
   static uint32_t patch_row(int channel, int position) { return uint32_t(channel * 9 + position); }
 };
 

@@ -1,4 +1,4 @@
-// The checkerboard experiment (SPEC §7.2): target pattern and random binary initial grids.
+// The checkerboard experiment (docs/MODEL.md §10.1): the target and random binary initial grids.
 #pragma once
 
 #include "dlca/config.hpp"

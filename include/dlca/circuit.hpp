@@ -1,7 +1,8 @@
-// A hard circuit of one cell: the pruned boolean circuit that a trained model becomes (SPEC §8.2),
-// and the representation DigitalJS files import into and every export is written from. Signals
-// 0 .. 9C-1 are the patch inputs (channel c, position p is signal 9c + p); signal 9C + i is the
-// output of gate i. Gates only read earlier signals, so their order is an evaluation order.
+// A hard circuit of one cell: the pruned boolean circuit that a trained model becomes
+// (docs/MODEL.md §11.2), and the representation DigitalJS files import into and every export is
+// written from. Signals 0 .. 9C-1 are the patch inputs (channel c, position p is signal 9c + p);
+// signal 9C + i is the output of gate i. Gates only read earlier signals, so their order is an
+// evaluation order.
 #pragma once
 
 #include <cstdint>

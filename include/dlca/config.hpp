@@ -1,6 +1,6 @@
-// An experiment configuration (SPEC §7): network shapes and wiring kinds, grid, rollout, batch,
-// optimiser and loss settings. validate() rejects configurations that cannot work, naming the
-// field.
+// An experiment configuration (docs/MODEL.md §10): network shapes and wiring kinds, grid, rollout,
+// batch, optimiser and loss settings. validate() rejects configurations that cannot work, naming
+// the field.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 namespace dlca {
 
-// How a layer's two input wires per gate are chosen (SPEC §2).
+// How a layer's two input wires per gate are chosen (docs/MODEL.md §4).
 enum class Connection { kUnique, kRandom, kFirstKernel };
 
 // Where wiring permutations and data come from: dlca's own streams (splitmix64), or JAX's
@@ -88,9 +88,10 @@ ExperimentConfig paper_config(std::string name, int channels, int kernels,
 // ...).
 std::vector<int> layers(int first, int copies, int width, std::vector<int> tail);
 
-// The paper's synchronous checkerboard (SPEC §7.2).
+// The paper's synchronous checkerboard (docs/MODEL.md §10.1).
 ExperimentConfig checkerboard_sync_config();
-// The paper's asynchronously trained checkerboard (SPEC §7.3): 14x14, 50 steps, fire rate 0.6.
+// The paper's asynchronously trained checkerboard (docs/MODEL.md §10.2): 14x14, 50 steps,
+// fire rate 0.6.
 ExperimentConfig checkerboard_async_config();
 
 }  // namespace dlca

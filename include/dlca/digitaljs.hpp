@@ -1,8 +1,9 @@
-// Importing DigitalJS circuits such as those published with the paper (SPEC §8.2): inputs are
-// Buttons i_{9*channel + position}, outputs are Outputs o_{channel}, gates are 2-input devices of
-// the 16-op family (And, Or, Xor, Nor, Xnor, Nand, AAndNotB, NotAAndB, AOrNotB, NotAOrB), 1-input
-// Not, and the constants True and False. The result is a Circuit (circuit.hpp), the
-// representation pruned models have; to_program() makes it runnable on the bit-sliced simulator.
+// Importing DigitalJS circuits such as those published with the paper (docs/MODEL.md §11.3, §12).
+// Inputs are Buttons i_{9*channel + position}, outputs are Outputs o_{channel}, gates are 2-input
+// devices of the 16-op family (And, Or, Xor, Nor, Xnor, Nand, AAndNotB, NotAAndB, AOrNotB,
+// NotAOrB), 1-input Not, and the constants True and False. The result is a Circuit (circuit.hpp),
+// the representation pruned models have; to_program() makes it runnable on the bit-sliced
+// simulator.
 #pragma once
 
 #include <string>

@@ -1,8 +1,8 @@
-// The paper's evaluation protocols for a trained rule (SPEC §7.2, §7.3), run as hard, bit-sliced
-// rollouts on a single square grid: generalisation to larger grids, fault tolerance (a centre
-// block zeroed after every step), self-healing (zeroed only for the first steps), asynchronous
-// inference, and the robustness protocol (random squares zeroed after every asynchronous step).
-// Each returns the error against the target after every step.
+// The paper's evaluation protocols for a trained rule (docs/MODEL.md §10.1, §10.2), run as hard,
+// bit-sliced rollouts on a single square grid: generalisation to larger grids, fault tolerance (a
+// centre block zeroed after every step), self-healing (zeroed only for the first steps),
+// asynchronous inference, and the robustness protocol (random squares zeroed after every
+// asynchronous step). Each returns the error against the target after every step.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
-// The Game of Life experiment (SPEC §7.1): the notebook's configuration, the 512 boards of the 3x3
-// torus and their exact next states, the per-epoch batch of 20 boards drawn with replacement, and
-// the two evaluations of a trained circuit (all 512 neighbourhoods; a large random torus).
+// The Game of Life experiment (docs/MODEL.md §10.3): the notebook's configuration, the 512 boards
+// of the 3x3 torus and their exact next states, the per-epoch batch of 20 boards drawn with
+// replacement, and the two evaluations of a trained circuit (all 512 neighbourhoods; a large
+// random torus).
 #pragma once
 
 #include <cstdint>

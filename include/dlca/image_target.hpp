@@ -1,6 +1,7 @@
-// Images as training targets (SPEC §7.4, §7.5): PNG loading (grey, grey+alpha, RGB, RGBA; 8 or 16
-// bits), area-filtered resizing to the grid, alpha premultiplication, and the two binarisations of
-// the paper: one channel (any of R, G, B above a threshold) or three channels (the 8-colour rules).
+// Images as training targets (docs/MODEL.md §10.4, §10.5): PNG loading (grey, grey+alpha, RGB,
+// RGBA; 8 or 16 bits), area-filtered resizing to the grid, alpha premultiplication, and the two
+// binarisations of the paper: one channel (any of R, G, B above a threshold) or three channels
+// (the 8-colour rules).
 #pragma once
 
 #include <cstdint>
@@ -48,7 +49,7 @@ std::vector<uint8_t> binarize_mono(const Image& image, float threshold);
 // ch1 = green or yellow, ch2 = blue.
 std::vector<uint8_t> binarize_8colour(const Image& image);
 
-// The paper's masks as SPEC.md prints them: lizard 20x20 ([H][W]), colored G 16x16 ([3][H][W]).
+// The paper's masks (docs/MODEL.md §10.4, §10.5): lizard 20x20 [H][W], colored G 16x16 [3][H][W].
 std::vector<uint8_t> lizard_mask();
 std::vector<uint8_t> colored_g_masks();
 

@@ -1,5 +1,5 @@
-// Growing an image (SPEC §7.4, §7.5): a fixed initial grid (one seed cell set in all channels, or
-// all zeros) and a fixed binary target. Presets for the paper's lizard and colored G.
+// Growing an image (docs/MODEL.md §10.4, §10.5): a fixed initial grid (one seed cell set in all
+// channels, or all zeros) and a fixed binary target. Presets for the paper's lizard and colored G.
 #pragma once
 
 #include "dlca/config.hpp"
@@ -7,7 +7,7 @@
 
 namespace dlca {
 
-// The paper's configurations (SPEC §7 table).
+// The paper's configurations (docs/MODEL.md §10's table).
 ExperimentConfig lizard_config();
 ExperimentConfig colored_g_config();
 

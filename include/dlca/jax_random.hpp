@@ -1,5 +1,5 @@
 // JAX's default random streams (jax 0.4.33, threefry2x32, non-partitionable split), so dlca can
-// reproduce the notebook's exact wiring and data (SPEC §2.6): PRNGKey, split, random_bits,
+// reproduce the notebook's exact wiring and data (docs/MODEL.md §9.1): PRNGKey, split, random_bits,
 // permutation (a sort by random words) and randint.
 #pragma once
 

@@ -1,7 +1,7 @@
 // A DiffLogic CA model: its configuration, fixed wiring, and the logits of every gate, stored as
-// one flat array (16 per gate) in SPEC's parameter-array order: perception layers (K x n x 16
-// each), then update layers (n x 16 each). Also the derived quantities: soft coefficients, hard
-// ops, active-gate count and the logit gradient from per-gate sums.
+// one flat array (16 per gate) in the parameter order of docs/MODEL.md §3.5: perception layers
+// (K x n x 16 each), then update layers (n x 16 each). Also the derived quantities: soft
+// coefficients, hard ops, active-gate count and the logit gradient from per-gate sums.
 #pragma once
 
 #include <array>
@@ -55,7 +55,7 @@ inline constexpr float kPassThroughLogit = 10.0f;
 std::vector<float> soft_coefficients(const std::vector<float>& logits);
 // Argmax op of each gate (first maximum on ties, as JAX).
 std::vector<uint8_t> hard_ops(const std::vector<float>& logits);
-// Gates whose argmax is neither A nor B; perception counted once per kernel (SPEC §8.1).
+// Gates whose argmax is neither A nor B; perception counted once per kernel (docs/MODEL.md §11.1).
 int active_gate_count(const std::vector<float>& logits);
 
 // Per gate, the sums over every use G = (sum g, sum g*a, sum g*b, sum g*a*b) of the upstream

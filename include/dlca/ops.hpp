@@ -1,4 +1,4 @@
-// The 16 two-input boolean operations of a logic gate, in the notebook's index order (SPEC §1.1):
+// The 16 two-input boolean operations of a logic gate in the notebook's order (docs/MODEL.md §2):
 // their affine coefficients over (1, a, b, ab), names, and hard (boolean, bit-sliced) evaluation.
 #pragma once
 

@@ -50,7 +50,7 @@ struct TrainingSummary {
   std::optional<int64_t> first_zero_epoch;  // first epoch whose hard loss was 0
   int active_gates = 0;                     // of the final parameters
   std::string logits_checksum;              // logits_checksum() of the final parameters
-  int pruned_gates = 0;                     // gates of the pruned hard circuit (SPEC §8.2)
+  int pruned_gates = 0;                     // gates of the pruned circuit (docs/MODEL.md §11.2)
   int64_t resumed_from_epoch = 0;           // 0 unless the run continued a checkpoint
   double wall_seconds = 0;                  // of this invocation
   double median_epoch_ms = 0;

@@ -1,6 +1,6 @@
-// Gate wiring (SPEC §2): which two outputs of the previous layer feed each gate of a layer.
-// 'unique' (distinct pairs by increasing offset), 'random', and 'first_kernel' (neighbour, centre),
-// each followed by a random permutation of the gates.
+// Gate wiring (docs/MODEL.md §4): which two outputs of the previous layer feed each gate of a
+// layer. 'unique' (distinct pairs by increasing offset), 'random', and 'first_kernel' (neighbour,
+// centre), each followed by a random permutation of the gates.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// dlca_export: turns a trained model (pruned to its hard circuit, SPEC §8.2) or a DigitalJS
-// circuit into DigitalJS JSON, C source and Verilog, and reports the gate counts.
+// dlca_export: turns a trained model (pruned to its hard circuit, docs/MODEL.md §11.2) or a
+// DigitalJS circuit into DigitalJS JSON, C source and Verilog, and reports the gate counts.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>

@@ -1,6 +1,6 @@
-// train_gol: learns Conway's Game of Life (SPEC §7.1): batches of 20 of the 512 boards of the 3x3
-// torus, one step, 3000 epochs. Afterwards the hard circuit is checked on all 512 neighbourhoods
-// and against the exact rule on a random torus.
+// train_gol: learns Conway's Game of Life (docs/MODEL.md §10.3): batches of 20 of the 512 boards of
+// the 3x3 torus, one step, 3000 epochs. Afterwards the hard circuit is checked on all 512
+// neighbourhoods and against the exact rule on a random torus.
 #include "cli_parse.hpp"
 #include "dlca/game_of_life.hpp"
 #include "training_cli.hpp"

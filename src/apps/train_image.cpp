@@ -1,6 +1,7 @@
-// train_image: grows a binarised PNG (SPEC §7.4, §7.5). Presets: the paper's lizard (one channel
-// of a 128-channel CA, periodic, grown from a seed cell) and colored G (three channels of 64, zero
-// boundary, grown from an empty grid). --target trains on any PNG with the preset's architecture.
+// train_image: grows a binarised PNG (docs/MODEL.md §10.4, §10.5). Presets: the paper's lizard
+// (one channel of a 128-channel CA, periodic, grown from a seed cell) and colored G (three channels
+// of 64, zero boundary, grown from an empty grid). --target trains on any PNG with the preset's
+// architecture.
 #include "cli_parse.hpp"
 #include "dlca/atomic_file.hpp"
 #include "dlca/cell_pictures.hpp"

@@ -1,4 +1,4 @@
-// Pruning a model's hard circuit (SPEC §8.2) and turning circuits into simulator programs.
+// Pruning a model's hard circuit (docs/MODEL.md §11.2); circuits as simulator programs.
 #include "dlca/circuit.hpp"
 
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // Flattens perception (per kernel and channel) and the update network into one gate program,
-// following SPEC §3.3 for the update network's input order (c, s, k).
+// following docs/MODEL.md §5.3 for the update network's input order (c, s, k).
 #include "dlca/cell_program.hpp"
 
 namespace dlca {

@@ -44,7 +44,7 @@ Model make_model(const ExperimentConfig& config) {
   if (c.random_streams == RandomStreams::kJax) {
     // init_state: (key, sub) = split(PRNGKey(seed)); init_diff_logic_ca(sub): the update network
     // from the first split's sub-key, the perception network from the second's; each layer then
-    // takes (key, sub) = split(key) and draws its wiring from sub (SPEC §2.1, §4.4).
+    // takes (key, sub) = split(key) and draws its wiring from sub (docs/MODEL.md §9.1).
     const jax::Key params = jax::split(jax::prng_key(uint32_t(c.seed)))[1];
     const auto first = jax::split(params);
     const auto second = jax::split(first[0]);

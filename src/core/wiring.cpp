@@ -1,5 +1,5 @@
-// Gate wiring generators of SPEC §2, each ending with the gate permutation drawn from the layer
-// key.
+// Gate wiring generators of docs/MODEL.md §4, each ending with the gate permutation drawn from the
+// layer key.
 #include "dlca/wiring.hpp"
 
 #include <fmt/format.h>
@@ -30,7 +30,7 @@ std::vector<std::pair<uint32_t, uint32_t>> first_kernel_pairs() {
   return pairs;
 }
 
-// 'random' (SPEC §2.3): slots is a permutation of 2m, relabel one of n.
+// 'random' (docs/MODEL.md §4.4): slots is a permutation of 2m, relabel one of n.
 LayerWiring random_from_permutations(int n, int m, const std::vector<uint32_t>& slots,
                                      const std::vector<uint32_t>& relabel) {
   LayerWiring w;

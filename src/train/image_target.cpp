@@ -32,7 +32,7 @@ std::vector<uint8_t> binarize_8colour(const Image& image) {
 
 namespace {
 
-// '#' = 1, row 0 at the top (SPEC §7.4).
+// '#' = 1, row 0 at the top (docs/MODEL.md §10.4).
 constexpr const char* kLizard[20] = {
     "....................", "....###.............", "....###.............", "...#####..#.........",
     "...#####.###........", "...#####.##.........", "....#######....#....", ".....######...###...",
@@ -40,7 +40,8 @@ constexpr const char* kLizard[20] = {
     ".........######.....", "........#######.....", ".......####.###.....", "........##..###.....",
     ".............##.##..", ".............###.#..", "..............####..", "...................."};
 
-// 'R' = ch0 only, 'G' = ch1 only, 'B' = ch2 only, 'Y' = ch0 and ch1, '.' = none (SPEC §7.5).
+// The colored G (docs/MODEL.md §10.5): 'R' = ch0 only, 'G' = ch1 only, 'B' = ch2 only,
+// 'Y' = ch0 and ch1, '.' = none.
 constexpr const char* kColoredG[16] = {
     "................", ".....RRRRRR.....", "...RRRRRRRRRR...", "..RRRRRRRRRR....",
     "..RRR...........", ".YYR............", ".YYY............", ".YYY....BBBBBBB.",

@@ -1,5 +1,5 @@
 // The reference implementation, used only by tests: plain scalar double-precision code written
-// straight from SPEC.md with the literal 16-op formulas, every activation stored, and a
+// straight from docs/MODEL.md with the literal 16-op formulas, every activation stored, and a
 // hand-written backward pass through time. Small and obviously right; slow. It shares only the
 // model's wiring, the async fire-mask draw and the target with the code under test.
 #pragma once
