@@ -86,7 +86,7 @@ TEST_CASE("binarisation rules") {
         std::vector<uint8_t>{0, 0, 1, 0, 0, /**/ 0, 0, 1, 1, 0, /**/ 0, 0, 0, 0, 1});
 }
 
-TEST_CASE("the shipped targets load to exactly the masks SPEC.md prints") {
+TEST_CASE("the shipped targets load to exactly the masks docs/MODEL.md §10.4, §10.5 describe") {
   const Image lizard = load_png(DLCA_SOURCE_DIR "/targets/lizard.png");
   CHECK(binarize_mono(resize_area(lizard, 20, 20), 0.26f) == lizard_mask());
   const auto mask = lizard_mask();

@@ -12,7 +12,7 @@
 using namespace dlca;
 using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
 
-TEST_CASE("unique pairs: worked examples of SPEC §2.2") {
+TEST_CASE("unique pairs: worked examples of docs/MODEL.md §4.2") {
   SUBCASE("17 -> 128") {
     const Pairs p = unique_pairs(17, 128);
     REQUIRE(p.size() == 128);
