@@ -144,7 +144,8 @@ TEST_CASE("training refuses a model that was trained for another task") {
 }
 
 TEST_CASE(
-    "the paper's image targets are the masks of docs/MODEL.md §10.4-10.5, as the experiment files make them") {
+    "the paper's image targets are the masks of docs/MODEL.md §10.4-10.5, as the experiment files "
+    "make them") {
   for (const char* name : {"lizard", "colored_g"}) {
     const ExperimentFile file = load_experiment(name, DLCA_SOURCE_DIR "/targets");
     const auto task = make_task(file.task, file.config);

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
   float fire_rate = 0.6f;
   uint64_t seed = 1;
   CLI::App app{
-      "Evaluate a trained checkerboard rule with hard gates (Miotti et al. 2025, docs/MODEL.md §10.1, §10.2).\n"
+      "Evaluate a trained checkerboard rule with hard gates (Miotti et al. 2025, docs/MODEL.md "
+      "§10.1, §10.2).\n"
       "Tests: generalize (4x grid, 4x steps), fault (20x20 centre block zeroed after every step),\n"
       "heal (zeroed for the first half of the steps), async (asynchronous inference), robustness\n"
       "(64x64, 4000 async steps, a random 10x10 square zeroed after every step)."};

@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
       const dlca::Model m = dlca::load_model(model_path);
       circuit = dlca::prune(m);
       if (name.empty()) name = m.config.name;
-      std::cout << fmt::format("active gates (docs/MODEL.md §11.1): {}\n", dlca::active_gate_count(m.logits));
+      std::cout << fmt::format("active gates (docs/MODEL.md §11.1): {}\n",
+                               dlca::active_gate_count(m.logits));
     } else {
       circuit = dlca::load_digitaljs(circuit_path);
       if (name.empty()) name = "circuit";

@@ -314,7 +314,8 @@ int main(int argc, char** argv) {
   app.add_option("--damage-steps", o.damage_steps, "damage only after the first N steps")
       ->check(dlca::cli::non_negative_integer());
   app.add_option("--damage-random", o.damage_random,
-                 "zero a random N x N square after every step (the paper's robustness test: 10, docs/MODEL.md §10.1)")
+                 "zero a random N x N square after every step (the paper's robustness test: 10, "
+                 "docs/MODEL.md §10.1)")
       ->check(dlca::cli::non_negative_integer());
   app.add_option("--png", o.png_path, "write the final state as PNG (one pixel per cell)");
   app.add_option("--gif", o.gif_path, "write an animated GIF of the run");
