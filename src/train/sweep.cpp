@@ -302,8 +302,8 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   BackendChoice choice;  // the CPU: sweeps compare runs, which depend only on seed and options
   choice.cpu.threads = threads;
   const PreparedTraining prepared = prepare_training(
-      run.config, [&](const ExperimentConfig& c) { return make_task(experiment_.task, c); },
-      choice, nullptr, "", 0);
+      run.config, [&](const ExperimentConfig& c) { return make_task(experiment_.task, c); }, choice,
+      nullptr, "", 0);
   TrainingRunOptions run_options;
   run_options.epochs = run.config.epochs;
   run_options.quiet = true;
@@ -311,8 +311,8 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   const std::string model = "models/" + run.id + ".json";
   run_options.save_path = (fs::path(directory_) / model).string();
   std::ostringstream report;  // the summary lines a training program would print
-  const TrainingSummary summary =
-      run_training(prepared.trainers(), run.config.seed, prepared.backend_name, run_options, report);
+  const TrainingSummary summary = run_training(prepared.trainers(), run.config.seed,
+                                               prepared.backend_name, run_options, report);
   if (summary.interrupted) return std::nullopt;
   SweepRow row;
   row.seed = run.seed;
