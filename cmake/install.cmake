@@ -9,7 +9,7 @@ install(TARGETS dlca EXPORT dlcaTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/dlca DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${DLCA_DATA_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/dlca)
 if(DLCA_BUILD_APPS)
-  install(TARGETS train_checkerboard train_gol train_image dlca_train dlca_eval dlca_sweep dlca_run
+  install(TARGETS dlca_program train_checkerboard train_gol train_image dlca_train dlca_eval dlca_sweep dlca_run
     dlca_export dlca_devices compare_backends RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 

@@ -13,7 +13,7 @@ test -f "$work/prefix/lib/cmake/dlca/dlcaConfig.cmake"
 # Run from elsewhere, with the source tree out of reach of any path the programs might remember.
 cd "$work"
 env -u DLCA_DATA_DIR "$work/prefix/bin/train_checkerboard" --epochs 2 --quiet
-env -u DLCA_DATA_DIR "$work/prefix/bin/dlca_train" --config lizard --epochs 1 --quiet
+env -u DLCA_DATA_DIR "$work/prefix/bin/dlca" train lizard --epochs 1 --quiet
 cmake -S "$source/tests/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$work/consumer" -j2 >/dev/null

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+#include "tools.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -71,7 +72,7 @@ Workload scaled(const Workload& base, const std::string& label, int batch, int s
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int dlca::apps::compare(int argc, char** argv, const char* program) {
   std::string config = "checkerboard_sync", csv_path;
   int epochs = 20, threads = 0, device = 0, batch = 0, size = 0;
   uint64_t seed = 23;
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
   app.add_option("--chunk-mb", chunk_mb,
                  "Vulkan: activations per chunk of cells, MiB (0 = the backend's default)")
       ->check(dlca::cli::integer_from_to<uint64_t>(0, uint64_t(1) << 20));
-  DLCA_PARSE_OR_EXIT(app, "compare_backends", argc, argv);
+  DLCA_PARSE_OR_EXIT(app, program, argc, argv);
 
   const dlca::StopSignals signals(
       false);  // a signal removes the temporary files, then ends the run
@@ -149,7 +150,7 @@ int main(int argc, char** argv) {
     if (!cpu_only) try {
         vulkan = std::make_unique<dlca::VulkanBackend>(vk_options);
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "compare_backends: Vulkan device %d: %s\n", device, e.what());
+        std::fprintf(stderr, "%s: Vulkan device %d: %s\n", program, device, e.what());
         return 1;
       }
     fmt::print("cpu: {}\nvulkan: {}\nepochs per run: {} (ms/epoch: median after the first)\n\n",
@@ -197,12 +198,11 @@ int main(int argc, char** argv) {
     }
     if (!csv_path.empty()) dlca::write_file_atomically(csv_path, csv);
   } catch (const std::bad_alloc&) {
-    std::fprintf(
-        stderr,
-        "compare_backends: out of memory while training (try a smaller --batch or --size)\n");
+    std::fprintf(stderr, "%s: out of memory while training (try a smaller --batch or --size)\n",
+                 program);
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "compare_backends: %s\n", e.what());
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
     return 1;
   }
   return 0;

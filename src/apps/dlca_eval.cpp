@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
+#include "tools.hpp"
 
 #include <fmt/format.h>
 #include <tbb/global_control.h>
@@ -19,7 +20,7 @@
 #include "dlca/output_paths.hpp"
 #include "dlca/stop_signals.hpp"
 
-int main(int argc, char** argv) {
+int dlca::apps::eval(int argc, char** argv, const char* program) {
   std::string model_path, test = "generalize", csv_path, backend = "cpu";
   int device = -1;
   int size = 0, steps = 0, block = 20, block_steps = -1, square = 10, threads = 0;
@@ -59,7 +60,7 @@ int main(int argc, char** argv) {
       ->check(dlca::cli::non_negative_integer());
   app.add_option("--csv", csv_path, "write step,error");
   dlca::cli::add_backend_options(app, backend, device);
-  DLCA_PARSE_OR_EXIT(app, "dlca_eval", argc, argv);
+  DLCA_PARSE_OR_EXIT(app, program, argc, argv);
 
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                   threads > 0 ? size_t(threads)
@@ -97,7 +98,8 @@ int main(int argc, char** argv) {
       std::string why;
       s.device = dlca::auto_vulkan_device(device, why);
       s.vulkan = s.device >= 0;
-      if (!s.vulkan) std::fprintf(stderr, "dlca_eval: auto: running on the CPU: %s\n", why.c_str());
+      if (!s.vulkan)
+        std::fprintf(stderr, "%s: auto: running on the CPU: %s\n", program, why.c_str());
     }
     const auto errors = dlca::evaluate(model, s);
     std::string csv = "step,error\n";
@@ -117,11 +119,11 @@ int main(int argc, char** argv) {
         s.size * s.size);
     return 0;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr,
-                 "dlca_eval: out of memory for the evaluation grid (try a smaller --size)\n");
+    std::fprintf(stderr, "%s: out of memory for the evaluation grid (try a smaller --size)\n",
+                 program);
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dlca_eval: %s\n", e.what());
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
     return 1;
   }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include "tools.hpp"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -15,7 +16,7 @@
 #include "dlca/output_paths.hpp"
 #include "dlca/stop_signals.hpp"
 
-int main(int argc, char** argv) {
+int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
   std::string model_path, circuit_path, digitaljs_path, c_path, verilog_path, name;
   CLI::App app{
       "Export the hard circuit of a DiffLogic CA: DigitalJS (the paper's viewer), C (a function "
@@ -28,16 +29,16 @@ int main(int argc, char** argv) {
   app.add_option("--name", name,
                  "function / module name, a C identifier that is not a keyword (default: the "
                  "experiment's name, made one)");
-  DLCA_PARSE_OR_EXIT(app, "dlca_export", argc, argv);
+  DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   if (model_path.empty() && circuit_path.empty()) {
-    std::fprintf(stderr, "dlca_export: give --model FILE or --circuit FILE.json\n");
+    std::fprintf(stderr, "%s: give --model FILE or --circuit FILE.json\n", program);
     return 2;
   }
   const bool named = !name.empty();  // an explicit name is refused, never changed
   for (const auto& [path, problem] : {std::pair{&c_path, &dlca::c_name_problem},
                                       std::pair{&verilog_path, &dlca::verilog_name_problem}})
     if (named && !path->empty() && !problem(name).empty()) {
-      std::fprintf(stderr, "dlca_export: --name %s: %s\n", name.c_str(), problem(name).c_str());
+      std::fprintf(stderr, "%s: --name %s: %s\n", program, name.c_str(), problem(name).c_str());
       return 2;
     }
   const dlca::StopSignals signals(
@@ -69,10 +70,10 @@ int main(int argc, char** argv) {
       dlca::write_file_atomically(verilog_path, dlca::circuit_to_verilog(circuit, name));
     return 0;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "dlca_export: out of memory while exporting the circuit\n");
+    std::fprintf(stderr, "%s: out of memory while exporting the circuit\n", program);
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dlca_export: %s\n", e.what());
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
     return 1;
   }
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include "tools.hpp"
 
 #include <fmt/format.h>
 #include <tbb/global_control.h>
@@ -32,6 +33,7 @@ namespace {
 using namespace dlca;
 
 struct Options {
+  const char* program = "dlca_run";  // the name errors are reported under
   std::string model_path, circuit_path;
   int size = 0, width = 0, height = 0, steps = 100, threads = 0;
   std::string boundary = "auto", init = "random", engine = "auto", target, backend = "cpu";
@@ -82,7 +84,7 @@ RgbImage draw_grid(SimulationGrid& grid, bool rgb, int zoom) {
   return picture;
 }
 
-int run(const Options& o) {
+int simulate(const Options& o) {
   // Files are checked before any work.
   const auto is_file = [](const std::string& what, std::initializer_list<const char*> names) {
     for (const char* n : names)
@@ -134,7 +136,7 @@ int run(const Options& o) {
     std::string why;
     device = auto_vulkan_device(o.device, why);
     if (device < 0 && !o.quiet)
-      std::fprintf(stderr, "dlca_run: auto: running on the CPU: %s\n", why.c_str());
+      std::fprintf(stderr, "%s: auto: running on the CPU: %s\n", o.program, why.c_str());
   }
   if (o.backend == "vulkan" || (o.backend == "auto" && device >= 0)) {
     try {
@@ -149,7 +151,7 @@ int run(const Options& o) {
       } catch (const std::exception& e) {
         if (o.engine == "compiled")
           throw std::runtime_error(std::string("--engine compiled: ") + e.what());
-        std::fprintf(stderr, "dlca_run: %s; using the interpreter\n", e.what());
+        std::fprintf(stderr, "%s: %s; using the interpreter\n", o.program, e.what());
       }
     }
     if (!kernel) kernel = interpreted_kernel(circuit);
@@ -269,7 +271,7 @@ int run(const Options& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int dlca::apps::run(int argc, char** argv, const char* program) {
   Options o;
   CLI::App app{"Run a hard DiffLogic CA circuit on a grid of any size (bit-parallel simulator)."};
   auto* model = app.add_option("--model", o.model_path, "model file (pruned to its hard circuit)");
@@ -339,21 +341,23 @@ int main(int argc, char** argv) {
                  "memory the run may use, e.g. 4G (default: what is available); a run that needs "
                  "more is refused before it starts")
       ->check(CLI::Validator(memory_size_error, "SIZE"));
-  DLCA_PARSE_OR_EXIT(app, "dlca_run", argc, argv);
+  DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   if (o.model_path.empty() && o.circuit_path.empty()) {
-    std::fprintf(stderr, "dlca_run: give --model FILE or --circuit FILE.json\n");
+    std::fprintf(stderr, "%s: give --model FILE or --circuit FILE.json\n", program);
     return 2;
   }
   const StopSignals signals(false);  // a signal removes the temporary files, then ends the run
   try {
-    return run(o);
+    o.program = program;
+    return simulate(o);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr,
-                 "dlca_run: out of memory for the grid and its pictures (try a smaller "
-                 "grid, or fewer outputs)\n");
+                 "%s: out of memory for the grid and its pictures (try a smaller "
+                 "grid, or fewer outputs)\n",
+                 program);
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dlca_run: %s\n", e.what());
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
     return 1;
   }
 }

@@ -4,6 +4,7 @@
 // with the same arguments. The logic lives in the library (dlca/sweep.hpp).
 #include <cstdio>
 #include <iostream>
+#include "tools.hpp"
 
 #include "cli_numbers.hpp"
 #include "cli_parse.hpp"
@@ -32,8 +33,7 @@ CLI::Validator parsed_by(Parse parse, const char* name) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const char* program = "dlca_sweep";
+int dlca::apps::sweep(int argc, char** argv, const char* program) {
   std::string experiment, out_dir, recipe;
   std::vector<std::string> seed_lists, settings;
   int64_t epochs = 0;

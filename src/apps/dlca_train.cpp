@@ -6,9 +6,10 @@
 #include "dlca/data_dir.hpp"
 #include "dlca/experiment_file.hpp"
 #include "dlca/game_of_life.hpp"
+#include "tools.hpp"
 #include "training_cli.hpp"
 
-int main(int argc, char** argv) {
+int dlca::apps::train_experiment(int argc, char** argv, const char* program) {
   dlca::ExperimentFile file;
   std::string default_error;  // reported only when no --config replaces the default experiment
   try {
@@ -39,9 +40,9 @@ int main(int argc, char** argv) {
          "experiment name or JSON file")
       ->default_str("checkerboard_sync");
   cli.add_to(app);
-  DLCA_PARSE_OR_EXIT(app, "dlca_train", argc, argv);
+  DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   if (app.count("--config") == 0 && !default_error.empty()) {
-    std::fprintf(stderr, "dlca_train: %s\n", default_error.c_str());
+    std::fprintf(stderr, "%s: %s\n", program, default_error.c_str());
     return dlca::cli::kExitUsage;
   }
   cli.inputs = {{"--config", file.path}, {"--config's image", file.task.image}};
@@ -52,10 +53,10 @@ int main(int argc, char** argv) {
           {"wrong_cells", dlca::life_wrong_cells(model, 128, 300, model.config.seed)}};
     };
   try {
-    return cli.train("dlca_train",
+    return cli.train(program,
                      [&](const dlca::ExperimentConfig& c) { return dlca::make_task(file, c); });
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dlca_train: %s\n", e.what());
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
     return 1;
   }
 }

@@ -2,9 +2,10 @@
 // backend. Defaults are the paper's configuration: seed 23, 500 epochs, batch 2, 20 steps, lr 0.05.
 #include "cli_parse.hpp"
 #include "dlca/checkerboard.hpp"
+#include "tools.hpp"
 #include "training_cli.hpp"
 
-int main(int argc, char** argv) {
+int dlca::apps::train_checkerboard(int argc, char** argv, const char* program) {
   dlca::cli::TrainingCli cli(dlca::checkerboard_sync_config());
   CLI::App app{
       "Train a Differentiable Logic CA to grow a checkerboard (Miotti et al. 2025, synchronous).\n"
@@ -31,8 +32,8 @@ int main(int argc, char** argv) {
   app.add_option("--size", cli.config.height, "grid side (square grid)")
       ->capture_default_str()
       ->check(dlca::cli::positive_integer());
-  DLCA_PARSE_OR_EXIT(app, "train_checkerboard", argc, argv);
+  DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   cli.config.width = cli.config.height;
-  return cli.train("train_checkerboard",
+  return cli.train(program,
                    [](const dlca::ExperimentConfig& c) { return dlca::CheckerboardTask(c); });
 }

@@ -3,9 +3,10 @@
 // neighbourhoods and against the exact rule on a random torus.
 #include "cli_parse.hpp"
 #include "dlca/game_of_life.hpp"
+#include "tools.hpp"
 #include "training_cli.hpp"
 
-int main(int argc, char** argv) {
+int dlca::apps::train_gol(int argc, char** argv, const char* program) {
   dlca::cli::TrainingCli cli(dlca::game_of_life_config());
   int eval_size = 128, eval_steps = 300;
   CLI::App app{
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
   app.add_option("--eval-steps", eval_steps, "steps of that check")
       ->capture_default_str()
       ->check(dlca::cli::non_negative_integer());
-  DLCA_PARSE_OR_EXIT(app, "train_gol", argc, argv);
+  DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   cli.run.evaluate = [&](const dlca::Model& model) {
     return nlohmann::json{
         {"neighbourhoods_correct", dlca::life_neighbourhoods_correct(model)},
@@ -27,6 +28,6 @@ int main(int argc, char** argv) {
         {"wrong_cells_grid", eval_size},
         {"wrong_cells_steps", eval_steps}};
   };
-  return cli.train("train_gol",
+  return cli.train(program,
                    [](const dlca::ExperimentConfig& c) { return dlca::GameOfLifeTask(c); });
 }

@@ -7,6 +7,7 @@
 #include "dlca/cell_pictures.hpp"
 #include "dlca/data_dir.hpp"
 #include "dlca/image_task.hpp"
+#include "tools.hpp"
 #include "training_cli.hpp"
 
 namespace {
@@ -32,7 +33,7 @@ std::pair<int, int> channel_range(const dlca::ExperimentConfig& preset) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int dlca::apps::train_image(int argc, char** argv, const char* program) {
   std::string preset = "lizard";
   dlca::cli::TrainingCli cli(dlca::lizard_config());
   std::string target_path, colours, seed_cell, boundary;
@@ -99,12 +100,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"periodic", "zero"}));
   app.add_option("--loss-channels", cli.config.loss_channels, "channels compared with the target")
       ->check(dlca::cli::non_negative_integer());
-  DLCA_PARSE_OR_EXIT(app, "train_image", argc, argv);
+  DLCA_PARSE_OR_EXIT(app, program, argc, argv);
 
   const bool lizard = preset == "lizard";
   const auto [low, high] = lizard ? lizard_channels : colored_g_channels;
   if (channels < low || channels > high) {
-    std::fprintf(stderr, "train_image: --channels: the %s preset builds for %d to %d, got %d\n",
+    std::fprintf(stderr, "%s: --channels: the %s preset builds for %d to %d, got %d\n", program,
                  preset.c_str(), low, high, channels);
     return 2;
   }
@@ -117,7 +118,7 @@ int main(int argc, char** argv) {
   if (target_path.empty()) try {
       target_path = (dlca::data_dir() / (preset + ".png")).string();
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "train_image: %s\n", e.what());
+      std::fprintf(stderr, "%s: %s\n", program, e.what());
       return 2;
     }
   else
@@ -127,15 +128,15 @@ int main(int argc, char** argv) {
     const dlca::PictureColours picture = dlca::parse_picture_colours(colours);
     const auto masks = dlca::read_cell_planes(target_path, size, size, picture, threshold);
     const bool seeded = seed_cell == "center";
-    return cli.train("train_image", [&](const dlca::ExperimentConfig& c) {
+    return cli.train(program, [&](const dlca::ExperimentConfig& c) {
       return dlca::ImageTask(c, masks, planes, seeded,
                              dlca::picture_source(target_path, picture, threshold));
     });
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "train_image: out of memory reading the target %s\n", target_path.c_str());
+    std::fprintf(stderr, "%s: out of memory reading the target %s\n", program, target_path.c_str());
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "train_image: %s\n", e.what());
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
     return 1;
   }
 }

@@ -1,0 +1,6 @@
+// The old program names (train_checkerboard, dlca_run, ...) as thin entries to the same tools the
+// `dlca` program runs as subcommands: CMake builds this file once per name, with DLCA_TOOL set to
+// the tool's function and DLCA_TOOL_NAME to the name errors are reported under.
+#include "tools.hpp"
+
+int main(int argc, char** argv) { return dlca::apps::DLCA_TOOL(argc, argv, DLCA_TOOL_NAME); }
