@@ -24,6 +24,7 @@
 #include "dlca/experiment_file.hpp"
 #include "dlca/memory_budget.hpp"
 #include "dlca/model_file.hpp"
+#include "dlca/output_paths.hpp"
 #include "dlca/random.hpp"
 #include "dlca/simulation_grid.hpp"
 #include "dlca/training_run.hpp"
@@ -101,6 +102,12 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
   run.handle_signals = false;  // Python's own handler: checked after every epoch below
   if (o.checkpoint_every > 0 && o.save.empty())
     throw std::invalid_argument("checkpoint_every: needs save=FILE to write to");
+  // As the programs do: no output may be an input, or another output.
+  std::vector<NamedPath> inputs = {{"--resume", o.resume}};
+  if (!experiment.path.empty()) inputs.push_back({"the experiment", experiment.path});
+  if (!experiment.task.image.empty())
+    inputs.push_back({"the experiment's image", experiment.task.image});
+  check_output_paths(inputs, training_output_paths(run), {{"--resume", "--save"}});
   std::optional<ModelFile> resumed;
   if (!o.resume.empty()) resumed = load_checkpoint(o.resume);
 
@@ -217,6 +224,10 @@ py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool
                                 std::to_string(start.ndim()) + " dimensions");
   const auto cells = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>::ensure(start);
   if (!cells) throw std::invalid_argument("start: must be an array of 0/1 cells");
+  for (int axis = 0; axis < 2; ++axis)
+    if (cells.shape(axis) > 65536)
+      throw std::invalid_argument("start: at most 65536 cells a side, got " +
+                                  std::to_string(cells.shape(axis)));
   const int height = int(cells.shape(0)), width = int(cells.shape(1)), k = int(cells.shape(2));
   if (height < 1 || width < 1 || k < 1 || k > channels)
     throw std::invalid_argument(
@@ -233,11 +244,16 @@ py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool
     grid->set_state_rows(k, [&](int c, int y, uint8_t* row) {
       for (int x = 0; x < width; ++x) row[x] = data[(size_t(y) * width + x) * k + c] != 0;
     });
-    for (int s = 0; s < steps; ++s)
+    for (int s = 0; s < steps; ++s) {
+      if (s % 64 == 63) {  // Ctrl-C: KeyboardInterrupt within a few steps
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      }
       if (async)
         grid->step_async(fire_rate, async_step_key(seed, s));
       else
         grid->step();
+    }
     final_planes = grid->planes();
   }
   py::array_t<uint8_t> out({size_t(height), size_t(width), size_t(channels)});

@@ -21,6 +21,13 @@ struct PreparedTraining {
   std::vector<Trainer*> trainers() const;
 };
 
+// Throws unless `checkpoint` (read from `path`) can be continued by a run of `config`: the same
+// configuration apart from how long to train (the message names every differing field), and an
+// epoch count not below the checkpoint's.
+void check_resume(const ModelFile& checkpoint, const std::string& path,
+                  const ExperimentConfig& config);
+
+// Validates the configuration and the checkpoint (check_resume) first.
 // `choice.cpu` is every candidate's CPU backend (its threads split between candidates);
 // `resumed`/`resume_path`: a checkpoint to continue (make_candidates checks it fits the run);
 // `max_memory` 0 = what the machine has. Throws with a one-line reason.

@@ -48,13 +48,24 @@ def data_dir():
     return _dlca.data_dir()
 
 
+def _json_default(value):
+    """numpy values in options and experiment dicts: as the Python numbers and lists they hold."""
+    if isinstance(value, (_np.generic, _np.ndarray)):
+        return value.tolist()
+    raise TypeError("%r (%s) is not a JSON value" % (value, type(value).__name__))
+
+
+def _dumps(value):
+    return _json.dumps(value, default=_json_default, allow_nan=True)
+
+
 def experiment(source):
     """An experiment: a name (experiment_names()), a path to a .json file, or a dict of the same
     form ({"config": {...}, "task": {...}}; image paths relative to the working directory)."""
     if isinstance(source, Experiment):
         return source
     if isinstance(source, dict):
-        return _dlca.experiment_from_json(_json.dumps(source), _os.getcwd())
+        return _dlca.experiment_from_json(_dumps(source), _os.getcwd())
     if isinstance(source, (str, _os.PathLike)):
         return _dlca.load_experiment(_os.fspath(source))
     raise TypeError("experiment: must be a name, a path or a dict, got %s" % type(source).__name__)
@@ -75,7 +86,7 @@ def _configured(exp, options):
             raise ValueError("%s: not a training option or configuration key (options: %s; keys: %s)"
                              % (key, ", ".join(RUN_OPTIONS), ", ".join(sorted(config))))
         config[key] = value
-    return exp.with_config(_json.dumps(config))
+    return exp.with_config(_dumps(config))
 
 
 def train(source, callback=None, verbose=False, print_every=100, **options):
@@ -84,6 +95,8 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
     callback(epoch, soft_loss, hard_loss, active_gates) is called after every epoch; returning
     False stops the run there. verbose=True prints a line every print_every epochs and the
     summary the programs print. Other keywords: see the module's help."""
+    if not isinstance(print_every, int) or print_every < 1:
+        raise ValueError("print_every: must be a positive integer, got %r" % (print_every,))
     run = _dlca.RunOptions()
     config_options = {}
     for key, value in options.items():
@@ -134,8 +147,27 @@ def _run(self, start, steps, async_=False, fire_rate=0.6, seed=0, periodic=None,
         if set(kw) != {"async"}:
             raise TypeError("run: unexpected keyword %s" % ", ".join(sorted(set(kw) - {"async"})))
         async_ = kw["async"]
-    return Model._run_compiled(self, _np.asarray(start), int(steps), bool(async_),
-                               float(fire_rate), int(seed), periodic)
+    import operator
+    for name, value in (("steps", steps), ("seed", seed)):
+        if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
+            raise TypeError("%s: must be an integer, got %r" % (name, value))
+    if not isinstance(async_, (bool, _np.bool_)):
+        raise TypeError("async: must be True or False, got %r" % (async_,))
+    if not isinstance(fire_rate, (int, float, _np.integer, _np.floating)):
+        raise TypeError("fire_rate: must be a number, got %r" % (fire_rate,))
+    if periodic is not None and not isinstance(periodic, (bool, _np.bool_)):
+        raise TypeError("periodic: must be True, False or None, got %r" % (periodic,))
+    if not 0 <= seed < 2 ** 64:
+        raise ValueError("seed: must be from 0 to 2^64-1, got %d" % seed)
+    if not -2 ** 31 <= steps < 2 ** 31:
+        raise ValueError("steps: must be below 2^31, got %d" % steps)
+    cells = _np.asarray(start)
+    if cells.dtype.kind not in "biuf":
+        raise TypeError("start: must hold numbers (cells: non-zero = live), got dtype %s" % cells.dtype)
+    cells = (cells != 0).astype(_np.uint8)  # any non-zero value (NaN included) is a live cell
+    return Model._run_compiled(self, cells, operator.index(steps), bool(async_),
+                               float(fire_rate), operator.index(seed),
+                               None if periodic is None else bool(periodic))
 
 
 Model._run_compiled = Model.run

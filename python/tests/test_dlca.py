@@ -168,6 +168,27 @@ class ErrorTest(Scratch):
         with self.assertRaisesRegex(ValueError, "config: missing"):
             dlca.train({"task": {"kind": "checkerboard"}})
 
+    def test_resume_and_outputs_checked_as_the_programs_do(self):
+        dlca.train("checkerboard_sync", epochs=2, steps=2, save=self.path("m.json"))
+        with self.assertRaisesRegex(RuntimeError, "the checkpoint's lr is 0.05 but this run's is 0.1"):
+            dlca.train("checkerboard_sync", epochs=4, steps=2, lr=0.1, resume=self.path("m.json"))
+        with self.assertRaisesRegex(RuntimeError, "the checkpoint's height is 16 but this run's is 8"):
+            dlca.train("checkerboard_sync", epochs=4, steps=2, height=8, width=8,
+                       resume=self.path("m.json"))
+        with self.assertRaisesRegex(RuntimeError, "the checkpoint is at epoch 2, past --epochs 1"):
+            dlca.train("checkerboard_sync", epochs=1, steps=2, resume=self.path("m.json"))
+        with self.assertRaisesRegex(Exception, "is the input"):
+            dlca.train("checkerboard_sync", epochs=3, steps=2, resume=self.path("m.json"),
+                       log=self.path("m.json"))
+        with open(os.path.join(dlca.data_dir(), "checkerboard_sync.json")) as f:
+            text = f.read()
+        with open(self.path("exp.json"), "w") as f:
+            f.write(text)
+        with self.assertRaisesRegex(Exception, "is the input"):
+            dlca.train(self.path("exp.json"), epochs=1, steps=2, save=self.path("exp.json"))
+        with open(self.path("exp.json")) as f:
+            self.assertEqual(f.read(), text)
+
     def test_bad_grid_raises(self):
         model = dlca.train("checkerboard_sync", epochs=1, steps=1)
         with self.assertRaisesRegex(ValueError, "start: must be H x W x C"):
@@ -178,6 +199,13 @@ class ErrorTest(Scratch):
             model.run(np.zeros((4, 4, 1), np.uint8), steps=1, fire_rate=float("nan"))
         with self.assertRaisesRegex(ValueError, "format"):
             model.export(self.path("x.txt"))
+        with self.assertRaisesRegex(TypeError, "steps: must be an integer"):
+            model.run(np.zeros((4, 4, 1), np.uint8), steps=2.7)
+        # Any non-zero value is a live cell, whatever the dtype.
+        ones = model.run(np.full((4, 4, 1), 256, np.int16), steps=0)
+        np.testing.assert_array_equal(ones[:, :, 0], np.ones((4, 4), np.uint8))
+        halves = model.run(np.full((4, 4, 1), 0.5), steps=0)
+        np.testing.assert_array_equal(halves[:, :, 0], np.ones((4, 4), np.uint8))
 
 
 if __name__ == "__main__":

@@ -26,33 +26,6 @@
 
 namespace dlca::cli {
 
-// A configuration value as the user would type it: floats by fmt's shortest form (0.05, not
-// 0.05000000074505806), the rest as JSON.
-inline std::string shown_value(const nlohmann::json& value) {
-  return value.is_number_float() ? fmt::format("{}", value.get<float>()) : value.dump();
-}
-
-// Keys that say only how long to train: a checkpoint may be resumed with other values.
-inline bool is_run_length(std::string_view key) {
-  return key == "epochs" || key == "stop_when_solved";
-}
-
-// Throws unless the checkpoint's configuration equals this run's, apart from how long to train; the
-// message names every differing field, in the order of the configuration.
-inline void require_same_config(const std::string& path, const ExperimentConfig& saved,
-                                const ExperimentConfig& requested) {
-  const nlohmann::json a = config_to_json(saved), b = config_to_json(requested);
-  std::string differences;
-  for (const char* key : config_keys())
-    if (!is_run_length(key) && a.at(key) != b.at(key))
-      differences += fmt::format("{}the checkpoint's {} is {} but this run's is {}",
-                                 differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
-                                 shown_value(b.at(key)));
-  if (!differences.empty())
-    throw std::runtime_error(fmt::format(
-        "--resume {}: {} (give the options of the run that wrote it)", path, differences));
-}
-
 // After a preset option (--config, --preset, --async) changed the variables the options are bound
 // to, makes --help show the new values as the defaults.
 inline void refresh_shown_defaults(CLI::App& app) {
@@ -167,25 +140,11 @@ struct TrainingCli {
       std::optional<ModelFile> resumed;
       if (!resume_path.empty()) {
         resumed = load_checkpoint(resume_path);
-        // A multi-start run's checkpoint continues the whole run, or its chosen candidate alone
-        // (--starts 1 with that candidate's seed).
-        const bool whole_run = resumed->multi_start &&
-                               !(config.starts == 1 && config.seed == resumed->model.config.seed);
-        require_same_config(resume_path,
-                            whole_run ? resumed->multi_start->run_config(resumed->model.config)
-                                      : resumed->model.config,
-                            config);
-        const int64_t saved_epoch = resumed->training->epoch;
-        if (config.epochs < saved_epoch)
-          throw std::runtime_error(fmt::format(
-              "--resume {}: the checkpoint is at epoch {}, past --epochs {} (--epochs is the "
-              "total to reach)",
-              resume_path, saved_epoch, config.epochs));
-        if (config.epochs == saved_epoch)
+        if (config.epochs == resumed->training->epoch)
           std::fprintf(stderr,
                        "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
                        "training, only the outputs are written\n",
-                       program, resume_path.c_str(), (long long)saved_epoch);
+                       program, resume_path.c_str(), (long long)config.epochs);
       }
       const auto task_of = [&](const ExperimentConfig& c) -> std::unique_ptr<Task> {
         using Made = decltype(make_task(c));  // a Task, or a pointer to one

@@ -1,9 +1,61 @@
 // Building a run's candidates and backends (see training_setup.hpp).
 #include "dlca/training_setup.hpp"
 
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "dlca/config_json.hpp"
 #include "dlca/memory_budget.hpp"
 
 namespace dlca {
+
+namespace {
+
+// A configuration value as the user would type it: floats by fmt's shortest form (0.05, not
+// 0.05000000074505806), the rest as JSON.
+std::string shown_value(const nlohmann::json& value) {
+  return value.is_number_float() ? fmt::format("{}", value.get<float>()) : value.dump();
+}
+
+// Keys that say only how long to train: a checkpoint may be resumed with other values.
+bool is_run_length(std::string_view key) { return key == "epochs" || key == "stop_when_solved"; }
+
+// Throws unless the checkpoint's configuration equals this run's, apart from how long to train; the
+// message names every differing field, in the order of the configuration.
+void require_same_config(const std::string& path, const ExperimentConfig& saved,
+                         const ExperimentConfig& requested) {
+  const nlohmann::json a = config_to_json(saved), b = config_to_json(requested);
+  std::string differences;
+  for (const char* key : config_keys())
+    if (!is_run_length(key) && a.at(key) != b.at(key))
+      differences += fmt::format("{}the checkpoint's {} is {} but this run's is {}",
+                                 differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
+                                 shown_value(b.at(key)));
+  if (!differences.empty())
+    throw std::runtime_error(fmt::format(
+        "--resume {}: {} (give the options of the run that wrote it)", path, differences));
+}
+
+}  // namespace
+
+void check_resume(const ModelFile& checkpoint, const std::string& path,
+                  const ExperimentConfig& config) {
+  // A multi-start run's checkpoint continues the whole run, or its chosen candidate alone
+  // (--starts 1 with that candidate's seed).
+  const bool whole_run = checkpoint.multi_start &&
+                         !(config.starts == 1 && config.seed == checkpoint.model.config.seed);
+  require_same_config(path,
+                      whole_run ? checkpoint.multi_start->run_config(checkpoint.model.config)
+                                : checkpoint.model.config,
+                      config);
+  const int64_t saved_epoch = checkpoint.training ? checkpoint.training->epoch : 0;
+  if (config.epochs < saved_epoch)
+    throw std::runtime_error(fmt::format(
+        "--resume {}: the checkpoint is at epoch {}, past --epochs {} (--epochs is the total to "
+        "reach)",
+        path, saved_epoch, config.epochs));
+}
 
 std::vector<Trainer*> PreparedTraining::trainers() const {
   std::vector<Trainer*> all;
@@ -14,6 +66,8 @@ std::vector<Trainer*> PreparedTraining::trainers() const {
 PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask& make_task,
                                   const BackendChoice& choice, ModelFile* resumed,
                                   const std::string& resume_path, uint64_t max_memory) {
+  validate(config);  // before a task builds its data for an impossible grid
+  if (resumed) check_resume(*resumed, resume_path, config);
   PreparedTraining prepared;
   const auto backend_of = [&](int start, int threads) {
     BackendChoice own = choice;

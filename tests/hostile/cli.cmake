@@ -116,3 +116,8 @@ set_tests_properties(hostile.cli.piped_last_epoch PROPERTIES PASS_REGULAR_EXPRES
 dlca_cli_test(hostile.cli.compare_no_cr sh -c "$<TARGET_FILE:compare_backends> --config checkerboard_async \
   --size 6 --epochs 2 --cpu-only > out.txt 2> err.txt && grep -q 'checkerboard_async 1x6x6' out.txt \
   && ! grep -q \"$(printf '\\r')\" err.txt")
+# An impossible grid is refused before any data is built for it (it used to fill gigabytes first).
+dlca_cli_test(cli.huge_grid_refused_first ${expect}
+  "^train_checkerboard: invalid configuration: height: grid cells times batch exceed 2\\^26"
+  ${train} --size 20000)
+set_tests_properties(cli.huge_grid_refused_first PROPERTIES TIMEOUT 10)
