@@ -89,6 +89,30 @@ def _configured(exp, options):
     return exp.with_config(_dumps(config))
 
 
+_COUNTS = ("threads", "checkpoint_every", "tile_cells")  # non-negative integers (0: automatic)
+
+
+def _run_option(key, value):
+    """A run option checked as the command line checks it, with a one-line error naming it."""
+    if key == "backend":
+        if value not in _BACKENDS:
+            raise ValueError("backend: must be one of %s, got %r" % (", ".join(_BACKENDS), value))
+        return value
+    if key == "keep_activations":
+        if not isinstance(value, (bool, _np.bool_)):
+            raise TypeError("keep_activations: must be True or False, got %r" % (value,))
+        return bool(value)
+    if key in _COUNTS or key == "device":
+        if isinstance(value, (bool, _np.bool_)) or not isinstance(value, (int, _np.integer)):
+            raise TypeError("%s: must be an integer, got %r" % (key, value))
+        if not 0 <= value < 2 ** 31:
+            raise ValueError("%s: must be a non-negative integer, got %d" % (key, value))
+        return int(value)
+    if not isinstance(value, (str, _os.PathLike)):  # files, and max_memory's size
+        raise TypeError("%s: must be a path or text, got %r" % (key, value))
+    return _os.fspath(value)
+
+
 def train(source, callback=None, verbose=False, print_every=100, **options):
     """Trains an experiment (see experiment()) and returns the trained Model.
 
@@ -101,9 +125,7 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
     config_options = {}
     for key, value in options.items():
         if key in RUN_OPTIONS:
-            if key == "backend" and value not in _BACKENDS:
-                raise ValueError("backend: must be one of %s, got %r" % (", ".join(_BACKENDS), value))
-            setattr(run, key, _os.fspath(value) if isinstance(value, _os.PathLike) else value)
+            setattr(run, key, _run_option(key, value))
         else:
             config_options[key] = value
     exp = _configured(experiment(source), config_options)

@@ -159,6 +159,12 @@ class ErrorTest(Scratch):
             dlca.train("checkerboard_sync", recipe="fast")
         with self.assertRaisesRegex(ValueError, "backend: must be one of"):
             dlca.train("checkerboard_sync", backend="tpu")
+        with self.assertRaisesRegex(TypeError, "threads: must be an integer, got 1.5"):
+            dlca.train("checkerboard_sync", threads=1.5)
+        with self.assertRaisesRegex(ValueError, "threads: must be a non-negative integer, got -1"):
+            dlca.train("checkerboard_sync", threads=-1)
+        with self.assertRaisesRegex(TypeError, "save: must be a path or text, got None"):
+            dlca.train("checkerboard_sync", save=None)
         with self.assertRaisesRegex(OSError, "missing.json: cannot open"):
             dlca.load(self.path("missing.json"))
         with open(self.path("bad.json"), "w") as f:
