@@ -183,19 +183,6 @@ py::array_t<float> per_gate(const std::vector<float>& values) {
   return a;
 }
 
-py::array_t<float> probabilities(const PyModel& m) {
-  std::vector<float> p(m.model.logits.size());
-  for (size_t g = 0; g < p.size() / kNumOps; ++g) {
-    const float* z = &m.model.logits[g * kNumOps];
-    const float top = *std::max_element(z, z + kNumOps);
-    double sum = 0;
-    for (int i = 0; i < kNumOps; ++i) sum += std::exp(double(z[i]) - top);
-    for (int i = 0; i < kNumOps; ++i)
-      p[g * kNumOps + i] = float(std::exp(double(z[i]) - top) / sum);
-  }
-  return per_gate(p);
-}
-
 py::list wiring_layers(const std::vector<LayerWiring>& layers) {
   py::list list;
   for (const LayerWiring& w : layers) {
@@ -207,6 +194,17 @@ py::list wiring_layers(const std::vector<LayerWiring>& layers) {
     list.append(pairs);
   }
   return list;
+}
+
+// Planes [k][H][W] as the numpy layout [H][W][k].
+py::array_t<uint8_t> cells_from_planes(const std::vector<uint8_t>& planes, int height, int width,
+                                       int k) {
+  py::array_t<uint8_t> out({size_t(height), size_t(width), size_t(k)});
+  uint8_t* o = out.mutable_data();
+  const size_t plane = size_t(height) * width;
+  for (int c = 0; c < k; ++c)
+    for (size_t i = 0; i < plane; ++i) o[i * k + c] = planes[c * plane + i];
+  return out;
 }
 
 // The hard circuit on a grid: start is uint8 [H][W][k] (k <= the model's channels; non-zero = 1),
@@ -256,12 +254,7 @@ py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool
     }
     final_planes = grid->planes();
   }
-  py::array_t<uint8_t> out({size_t(height), size_t(width), size_t(channels)});
-  uint8_t* o = out.mutable_data();
-  const size_t plane = size_t(height) * width;
-  for (int c = 0; c < channels; ++c)
-    for (size_t i = 0; i < plane; ++i) o[i * channels + c] = final_planes[c * plane + i];
-  return out;
+  return cells_from_planes(final_planes, height, width, channels);
 }
 
 // A PNG read as cells [H][W][k], as dlca_run --init reads it.
@@ -269,12 +262,7 @@ py::array_t<uint8_t> read_cells(const std::string& path, int height, int width,
                                 const std::string& colours, float threshold) {
   const PictureColours picture = parse_picture_colours(colours);
   const std::vector<uint8_t> planes = read_cell_planes(path, height, width, picture, threshold);
-  const int k = picture_planes(picture);
-  py::array_t<uint8_t> out({size_t(height), size_t(width), size_t(k)});
-  const size_t plane = size_t(height) * width;
-  for (int c = 0; c < k; ++c)
-    for (size_t i = 0; i < plane; ++i) out.mutable_data()[i * k + c] = planes[c * plane + i];
-  return out;
+  return cells_from_planes(planes, height, width, picture_planes(picture));
 }
 
 std::string export_text(const PyModel& m, const std::string& format, const std::string& name) {
@@ -348,7 +336,9 @@ PYBIND11_MODULE(_dlca, m) {
       .def_property_readonly(
           "task", [](const PyModel& p) { return json_to_python(task_to_json(p.model.task)); })
       .def_property_readonly("logits", [](const PyModel& p) { return per_gate(p.model.logits); })
-      .def_property_readonly("probabilities", &probabilities)
+      .def_property_readonly(
+          "probabilities",
+          [](const PyModel& p) { return per_gate(op_probabilities(p.model.logits)); })
       .def_property_readonly("ops",
                              [](const PyModel& p) {
                                const auto ops = hard_ops(p.model.logits);

@@ -53,6 +53,8 @@ inline constexpr float kPassThroughLogit = 10.0f;
 
 // Softmax of each gate's logits folded into the 4 affine coefficients: 4 floats per gate.
 std::vector<float> soft_coefficients(const std::vector<float>& logits);
+// Each gate's op probabilities (the softmax of its logits): 16 floats per gate, gate-major.
+std::vector<float> op_probabilities(const std::vector<float>& logits);
 // Argmax op of each gate (first maximum on ties, as JAX).
 std::vector<uint8_t> hard_ops(const std::vector<float>& logits);
 // Gates whose argmax is neither A nor B; perception counted once per kernel (docs/MODEL.md §11.1).

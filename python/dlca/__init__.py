@@ -18,6 +18,7 @@ RuntimeError.
 """
 
 import json as _json
+import operator as _operator
 import os as _os
 
 import numpy as _np
@@ -169,7 +170,6 @@ def _run(self, start, steps, async_=False, fire_rate=0.6, seed=0, periodic=None,
         if set(kw) != {"async"}:
             raise TypeError("run: unexpected keyword %s" % ", ".join(sorted(set(kw) - {"async"})))
         async_ = kw["async"]
-    import operator
     for name, value in (("steps", steps), ("seed", seed)):
         if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
             raise TypeError("%s: must be an integer, got %r" % (name, value))
@@ -187,8 +187,8 @@ def _run(self, start, steps, async_=False, fire_rate=0.6, seed=0, periodic=None,
     if cells.dtype.kind not in "biuf":
         raise TypeError("start: must hold numbers (cells: non-zero = live), got dtype %s" % cells.dtype)
     cells = (cells != 0).astype(_np.uint8)  # any non-zero value (NaN included) is a live cell
-    return Model._run_compiled(self, cells, operator.index(steps), bool(async_),
-                               float(fire_rate), operator.index(seed),
+    return Model._run_compiled(self, cells, _operator.index(steps), bool(async_),
+                               float(fire_rate), _operator.index(seed),
                                None if periodic is None else bool(periodic))
 
 

@@ -105,6 +105,15 @@ std::vector<float> soft_coefficients(const std::vector<float>& logits) {
   return coeffs;
 }
 
+std::vector<float> op_probabilities(const std::vector<float>& logits) {
+  std::vector<float> probabilities(logits.size());
+  for (size_t g = 0; g < logits.size() / kNumOps; ++g) {
+    const auto p = softmax16(&logits[g * kNumOps]);
+    std::copy(p.begin(), p.end(), &probabilities[g * kNumOps]);
+  }
+  return probabilities;
+}
+
 std::vector<uint8_t> hard_ops(const std::vector<float>& logits) {
   const size_t gates = logits.size() / kNumOps;
   std::vector<uint8_t> ops(gates);

@@ -83,8 +83,11 @@ EpochStats Trainer::run_epoch() {
   before_last_epoch_.steps = -1;
   if (keep_undo_) {
     sync_from_device();
-    before_last_epoch_ = {optimizer_.steps_taken(), model_.logits, optimizer_.first_moment(),
-                          optimizer_.second_moment()};
+    Snapshot& s = before_last_epoch_;  // assign: the buffers are reused from epoch to epoch
+    s.steps = optimizer_.steps_taken();
+    s.logits.assign(model_.logits.begin(), model_.logits.end());
+    s.first_moment.assign(optimizer_.first_moment().begin(), optimizer_.first_moment().end());
+    s.second_moment.assign(optimizer_.second_moment().begin(), optimizer_.second_moment().end());
   }
   if (on_device_) {
     if (device_needs_upload_) {
