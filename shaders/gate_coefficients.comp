@@ -1,5 +1,5 @@
-// Training on the device, start of an epoch: each gate's softmax folded into its 4 affine
-// coefficients, its argmax op's coefficients (first maximum on ties) for the hard rollout, and the
+// Training on the device, start of an epoch: each gate's softmax (of its logits over the forward
+// temperature, forward-only sharpening) folded into its 4 affine coefficients, its argmax op's coefficients (first maximum on ties) for the hard rollout, and the
 // count of active gates (argmax neither A nor B, docs/MODEL.md §11.1).
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -10,7 +10,7 @@ void main() {
   const uint gate = linear_index();
   if (gate >= pc.num_gates) return;
   float p[16];
-  softmax16(gate, p);
+  softmax16(gate, optimizer[8], p);
   vec4 soft = vec4(0.0);
   uint best = 0u;
   for (uint i = 0u; i < 16u; ++i) {

@@ -42,9 +42,10 @@ inline std::vector<BackendCase> backend_cases() {
   };
 }
 
-// Float arithmetic against double: relative to the size of the values compared.
-inline void compare_with_reference(const BackendCase& c, Backend& backend,
-                                   double tolerance = 1e-5) {
+// Float arithmetic against double: relative to the size of the values compared. A forward
+// temperature other than 1 checks forward-only sharpening.
+inline void compare_with_reference(const BackendCase& c, Backend& backend, double tolerance = 1e-5,
+                                   double forward_temperature = 1.0) {
   const std::string name = c.name;
   CAPTURE(name);
   Model m = make_model(c.config);
@@ -52,8 +53,8 @@ inline void compare_with_reference(const BackendCase& c, Backend& backend,
   const auto init = random_states(c.config, 23, c.binary_init);
   const Target target = checkerboard_target(c.config.channels, c.config.height, c.config.width);
   const auto masks = masks_for(c.config, 555);
-  const auto ref =
-      reference::run(m, to_double(m.logits), target, init, c.config.batch, masks, false, true);
+  const auto ref = reference::run(m, to_double(m.logits), target, init, c.config.batch, masks,
+                                  false, true, forward_temperature);
   // The hard circuit sees binary states: the backend thresholds the initial state at 0.5.
   std::vector<float> binary_init = init;
   for (float& v : binary_init) v = v > 0.5f ? 1.0f : 0.0f;
@@ -62,6 +63,7 @@ inline void compare_with_reference(const BackendCase& c, Backend& backend,
 
   RolloutRequest request;
   request.final_state = true;
+  request.forward_temperature = forward_temperature;
   const RolloutResult got = backend.rollout(
       m, target, {c.config.batch, init.data(), masks.empty() ? nullptr : masks.data()}, request);
 

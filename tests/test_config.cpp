@@ -2,6 +2,7 @@
 // configurations round-trip through JSON.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <functional>
 #include <string>
 
@@ -59,6 +60,15 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {8}; }), "loss_channels"));
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {}; }), "loss_channels"));
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {0, 0}; }), "loss_channels"));
+  CHECK(starts_with(rejection([](auto& c) { c.sharpen_to = 0; }), "sharpen_to"));
+  CHECK(starts_with(rejection([](auto& c) { c.sharpen_to = 1.5f; }), "sharpen_to"));
+  CHECK(starts_with(rejection([](auto& c) { c.sharpen_to = std::nanf(""); }), "sharpen_to"));
+  CHECK(starts_with(rejection([](auto& c) { c.sharpen_start = -1; }), "sharpen_start"));
+  CHECK(starts_with(rejection([](auto& c) {
+                      c.sharpen_start = 10;
+                      c.sharpen_end = 5;
+                    }),
+                    "sharpen_end"));
   CHECK(starts_with(rejection([](auto& c) { c.update_connections.pop_back(); }),
                     "update_connections"));
   CHECK(starts_with(rejection([](auto& c) { c.perception_layers = {9}; }), "perception_layers"));
@@ -93,4 +103,26 @@ TEST_CASE("configurations round-trip through JSON; unknown keys and wrong types 
   j = config_to_json(c);
   j["update_connections"][0] = "sideways";
   CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("update_connections"), ConfigError);
+}
+
+TEST_CASE(
+    "the sharpening schedule: 1 before it starts, geometric from 1 to sharpen_to, then flat") {
+  ExperimentConfig c = checkerboard_sync_config();
+  for (int64_t e : {0, 100, 5000}) CHECK(forward_temperature(c, e) == 1.0);  // off by default
+  c.sharpen_to = 0.01f;
+  c.sharpen_start = 100;
+  c.sharpen_end = 300;
+  CHECK(forward_temperature(c, 99) == 1.0);
+  CHECK(forward_temperature(c, 100) == 1.0);
+  CHECK(forward_temperature(c, 200) == doctest::Approx(0.1).epsilon(1e-6));  // halfway, in logs
+  CHECK(forward_temperature(c, 250) == doctest::Approx(std::pow(0.01, 0.75)).epsilon(1e-6));
+  CHECK(forward_temperature(c, 300) == double(0.01f));
+  CHECK(forward_temperature(c, 100000) == double(0.01f));
+  c.sharpen_end = 100;  // a step at sharpen_start
+  CHECK(forward_temperature(c, 99) == 1.0);
+  CHECK(forward_temperature(c, 100) == double(0.01f));
+  const ExperimentConfig back = config_from_json(config_to_json(c));
+  CHECK(back.sharpen_to == c.sharpen_to);
+  CHECK(back.sharpen_start == 100);
+  CHECK(back.sharpen_end == 100);
 }

@@ -37,6 +37,13 @@ TEST_CASE("CPU backend matches the reference") {
   compare_with_reference(cases()[0], {});
 }
 
+TEST_CASE("CPU backend matches the reference under forward-only sharpening") {
+  for (const BackendCase& c : cases()) {
+    CpuBackend backend({.threads = 2, .checkpointing = true, .tile_cells = 16});
+    testing::compare_with_reference(c, backend, 1e-5, 0.4);
+  }
+}
+
 TEST_CASE("CPU backend matches the reference with more tiles than gradient chunks") {
   // 20x20 cells in tiles of 16: 25 tiles; batch 2 makes 50, more than the 32 accumulator chunks.
   const BackendCase c{"many tiles", testing::small_config(1, 2, 1, 20, 20, 2, 2, false, false),

@@ -1,6 +1,7 @@
 // Multi-start training and solved stops: start seeds, the parameters a solved stop keeps, the same
 // winner at any thread count, each candidate equal to the plain run of its seed, and resuming a
-// multi-start checkpoint bit-identically.
+// multi-start checkpoint bit-identically (also across a sharpening schedule, and with a schedule
+// that starts after the checkpoint).
 #include <doctest/doctest.h>
 
 #include <set>
@@ -12,6 +13,7 @@
 #include "dlca/model_file.hpp"
 #include "dlca/multi_start.hpp"
 #include "dlca/training_run.hpp"
+#include "dlca/training_setup.hpp"
 #include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 
@@ -115,6 +117,10 @@ TEST_CASE("multi-start: a checkpoint resumes bit-identically, every candidate") 
   ExperimentConfig c = testing::small_checkerboard();
   c.starts = 3;
   c.epochs = 24;
+  // A sharpening schedule that runs across the checkpoint's epoch.
+  c.sharpen_to = 0.2f;
+  c.sharpen_start = 6;
+  c.sharpen_end = 18;
   const Run straight = train(c, 2, dir / "straight.json");
   ExperimentConfig half = c;
   half.epochs = 11;
@@ -188,4 +194,34 @@ TEST_CASE("a multi-start record that does not fit its model is refused") {
   write_file_atomically(dir / "bad.json", seal_model_file(bad));
   CHECK_THROWS_WITH_AS(load_model_file(dir / "bad.json"), doctest::Contains("every start or none"),
                        FileError);
+}
+
+TEST_CASE("sharpening: a plain checkpoint continues under a schedule that starts after it") {
+  testing::ScratchDir dir;
+  ExperimentConfig plain = testing::small_checkerboard();
+  plain.epochs = 10;
+  train(plain, 2, dir / "plain.json");
+  ExperimentConfig sharpened = plain;
+  sharpened.epochs = 20;
+  sharpened.sharpen_to = 0.1f;
+  sharpened.sharpen_start = 10;
+  sharpened.sharpen_end = 16;
+  const Run straight = train(sharpened, 2);
+  ModelFile checkpoint = load_checkpoint(dir / "plain.json");
+  check_resume(checkpoint, "plain.json", sharpened);  // the schedule agrees on epochs 0-9
+  const Run resumed = train(sharpened, 2, "", &checkpoint);
+  CHECK(resumed.candidates[0].trainer->model().logits ==
+        straight.candidates[0].trainer->model().logits);
+  CHECK(resumed.candidates[0].trainer->model().config.sharpen_to == 0.1f);
+  // The schedule changes the training: the last epochs differ from the plain run's.
+  plain.epochs = 20;
+  const Run unsharpened = train(plain, 2);
+  CHECK(unsharpened.candidates[0].trainer->model().logits !=
+        straight.candidates[0].trainer->model().logits);
+  // A schedule that would have changed epochs the checkpoint already trained is refused, naming
+  // the differing keys.
+  sharpened.sharpen_start = 8;  // epoch 9 would have been sharpened
+  ModelFile again = load_checkpoint(dir / "plain.json");
+  CHECK_THROWS_WITH(check_resume(again, "plain.json", sharpened),
+                    doctest::Contains("the checkpoint's sharpen_start is 0 but this run's is 8"));
 }

@@ -47,6 +47,9 @@ TEST_CASE("Vulkan backend matches the reference") {
   VulkanBackend backend(validated());
   // Float sums in another order than the CPU's double accumulators.
   for (const auto& c : testing::backend_cases()) testing::compare_with_reference(c, backend, 2e-5);
+  // Forward-only sharpening (rollouts with the host's coefficients).
+  for (const auto& c : testing::backend_cases())
+    testing::compare_with_reference(c, backend, 2e-5, 0.4);
   CHECK(backend.validation_errors() == 0);
 }
 
@@ -103,26 +106,35 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
   DLCA_SKIP_IF(testing::vulkan_missing());
   // Stated tolerance: per-epoch soft losses within 1e-4 relative, identical hard losses, final
   // logits within 1e-3 (AdamW steps of 0.05 amplify last-bit differences of the gradients).
-  // Both ways of training on Vulkan: AdamW on the device (parameters resident) and on the host.
-  for (const bool on_device : {true, false}) {
-    CAPTURE(on_device);
-    const ExperimentConfig c = testing::small_checkerboard();
-    const CheckerboardTask task(c);
-    CpuBackend cpu;
-    VulkanBackendOptions options = validated();
-    options.train_on_device = on_device;
-    VulkanBackend vulkan(options);
-    Trainer on_cpu(make_model(c), task, cpu), on_vulkan(make_model(c), task, vulkan);
-    for (int epoch = 0; epoch < 20; ++epoch) {
-      CAPTURE(epoch);
-      const EpochStats a = on_cpu.run_epoch(), b = on_vulkan.run_epoch();
-      CHECK(b.soft_loss == doctest::Approx(a.soft_loss).epsilon(1e-4));
-      CHECK(b.hard_loss == a.hard_loss);
-      CHECK(b.active_gates == a.active_gates);
+  // Both ways of training on Vulkan: AdamW on the device (parameters resident) and on the host;
+  // plain, and with a sharpening schedule over epochs 5-15 (the device computes the sharpened
+  // coefficients itself).
+  for (const bool on_device : {true, false})
+    for (const bool sharpened : {false, true}) {
+      CAPTURE(on_device);
+      CAPTURE(sharpened);
+      ExperimentConfig c = testing::small_checkerboard();
+      if (sharpened) {
+        c.sharpen_to = 0.2f;
+        c.sharpen_start = 5;
+        c.sharpen_end = 15;
+      }
+      const CheckerboardTask task(c);
+      CpuBackend cpu;
+      VulkanBackendOptions options = validated();
+      options.train_on_device = on_device;
+      VulkanBackend vulkan(options);
+      Trainer on_cpu(make_model(c), task, cpu), on_vulkan(make_model(c), task, vulkan);
+      for (int epoch = 0; epoch < 20; ++epoch) {
+        CAPTURE(epoch);
+        const EpochStats a = on_cpu.run_epoch(), b = on_vulkan.run_epoch();
+        CHECK(b.soft_loss == doctest::Approx(a.soft_loss).epsilon(1e-4));
+        CHECK(b.hard_loss == a.hard_loss);
+        CHECK(b.active_gates == a.active_gates);
+      }
+      CHECK(max_difference(on_cpu.model().logits, on_vulkan.model().logits) < 1e-3);
+      CHECK(vulkan.validation_errors() == 0);
     }
-    CHECK(max_difference(on_cpu.model().logits, on_vulkan.model().logits) < 1e-3);
-    CHECK(vulkan.validation_errors() == 0);
-  }
 }
 
 TEST_CASE("Vulkan device training: reading the state back and resuming change nothing") {

@@ -23,6 +23,10 @@ struct RolloutRequest {
   bool gradient = true;      // compute grad
   bool hard_loss = true;     // also run the hard (boolean) circuit on the same inputs and masks
   bool final_state = false;  // return the soft final state
+  // Forward-only sharpening (docs/MODEL.md §3.5): the soft rollout's gates use softmax(logits / T)
+  // with T = forward_temperature, the logit gradient the softmax of the undivided logits. 1: the
+  // plain softmax.
+  double forward_temperature = 1.0;
 };
 
 struct RolloutResult {
@@ -52,9 +56,11 @@ class Backend {
   // run). A backend that says false here has the trainer run AdamW on the host.
   virtual bool trains_on_device() const { return false; }
   virtual void upload_training_state(const Model& model, const AdamW& optimizer);
-  // `step` is AdamW's 1-based step number for the bias corrections.
+  // `step` is AdamW's 1-based step number for the bias corrections; forward_temperature as in
+  // RolloutRequest.
   virtual DeviceEpoch train_epoch(const Model& model, const AdamWSettings& settings, int64_t step,
-                                  const Target& target, const RolloutBatch& batch);
+                                  double forward_temperature, const Target& target,
+                                  const RolloutBatch& batch);
   virtual void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
                                        std::vector<float>& second_moment);
 };

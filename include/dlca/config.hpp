@@ -67,6 +67,13 @@ struct ExperimentConfig {
   // Candidates trained side by side (multi-start); candidate k has its own wiring and data from
   // start_seed(seed, k), candidate 0 the run's own seed. 1: a plain run.
   int starts = 1;
+  // Forward-only sharpening (docs/MODEL.md §3.5, README "Training recipes"): from epoch
+  // sharpen_start to sharpen_end the forward pass divides every gate's logits by a temperature that
+  // falls geometrically from 1 to sharpen_to (and stays there), while the logit gradient is still
+  // taken through the softmax of the undivided logits. sharpen_to 1: off, the notebook's recipe.
+  float sharpen_to = 1.0f;
+  int sharpen_start = 0;
+  int sharpen_end = 0;
 
   // Bits each perception kernel emits per channel (the last perception layer's width).
   int perception_outputs() const { return perception_layers.back(); }
@@ -74,6 +81,10 @@ struct ExperimentConfig {
   int update_gate_layers() const { return int(update_layers.size()) - 1; }
   int cells() const { return height * width; }
 };
+
+// The forward pass's temperature at an epoch under the sharpening schedule: exactly 1 before
+// sharpen_start or when sharpening is off.
+double forward_temperature(const ExperimentConfig& config, int64_t epoch);
 
 // Throws ConfigError("field: reason") for the first problem found.
 void validate(const ExperimentConfig& config);

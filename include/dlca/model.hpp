@@ -1,5 +1,5 @@
 // A DiffLogic CA model: its configuration, fixed wiring, and the logits of every gate, stored as
-// one flat array (16 per gate) in the parameter order of docs/MODEL.md §3.5: perception layers
+// one flat array (16 per gate) in the parameter order of docs/MODEL.md §3.6: perception layers
 // (K x n x 16 each), then update layers (n x 16 each). Also the derived quantities: soft
 // coefficients, hard ops, active-gate count and the logit gradient from per-gate sums.
 #pragma once
@@ -51,8 +51,9 @@ void build_layout(Model& model);
 
 inline constexpr float kPassThroughLogit = 10.0f;
 
-// Softmax of each gate's logits folded into the 4 affine coefficients: 4 floats per gate.
-std::vector<float> soft_coefficients(const std::vector<float>& logits);
+// Softmax of each gate's logits divided by `temperature`, folded into the 4 affine coefficients: 4
+// floats per gate. Temperature 1 is the plain softmax, bit for bit.
+std::vector<float> soft_coefficients(const std::vector<float>& logits, double temperature = 1.0);
 // Each gate's op probabilities (the softmax of its logits): 16 floats per gate, gate-major.
 std::vector<float> op_probabilities(const std::vector<float>& logits);
 // Argmax op of each gate (first maximum on ties, as JAX).

@@ -96,6 +96,19 @@ struct TrainingCli {
                    "stop once the hard loss has been 0 for N consecutive epochs (0 = never)")
         ->capture_default_str()
         ->check(non_negative_integer());
+    app.add_option("--sharpen-to", config.sharpen_to,
+                   "forward-only sharpening: the forward pass's final temperature, in (0, 1] (1 = "
+                   "off); the gradient still flows through the undivided softmax")
+        ->capture_default_str()
+        ->check(positive_number<float>());
+    app.add_option("--sharpen-start", config.sharpen_start,
+                   "epoch where the forward temperature starts falling from 1")
+        ->capture_default_str()
+        ->check(non_negative_integer());
+    app.add_option("--sharpen-end", config.sharpen_end,
+                   "epoch where it reaches --sharpen-to (geometrically) and stays")
+        ->capture_default_str()
+        ->check(non_negative_integer());
     app.add_option("--log", run.log_path,
                    "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms) and "
                    "its loss curves as SVG beside it");

@@ -44,6 +44,13 @@ RecipeDefaults recipe_defaults(Recipe recipe) {
   return {};
 }
 
+double forward_temperature(const ExperimentConfig& c, int64_t epoch) {
+  if (c.sharpen_to == 1.0f || epoch < c.sharpen_start) return 1.0;
+  if (epoch >= c.sharpen_end) return double(c.sharpen_to);
+  const double progress = double(epoch - c.sharpen_start) / double(c.sharpen_end - c.sharpen_start);
+  return std::exp(std::log(double(c.sharpen_to)) * progress);
+}
+
 namespace {
 
 [[noreturn]] void reject(const std::string& field, const std::string& reason) {
@@ -88,6 +95,13 @@ void validate(const ExperimentConfig& c) {
   require_positive("epochs", c.epochs);
   if (c.starts < 1 || c.starts > 64)
     reject("starts", fmt::format("must be between 1 and 64, got {}", c.starts));
+  if (!(c.sharpen_to > 0.0f && c.sharpen_to <= 1.0f))
+    reject("sharpen_to", fmt::format("must be in (0, 1] (1: no sharpening), got {}", c.sharpen_to));
+  if (c.sharpen_start < 0)
+    reject("sharpen_start", fmt::format("must be non-negative, got {}", c.sharpen_start));
+  if (c.sharpen_end < c.sharpen_start)
+    reject("sharpen_end", fmt::format("must not be before sharpen_start ({}), got {}",
+                                      c.sharpen_start, c.sharpen_end));
   if (c.stop_when_solved < 0)
     reject("stop_when_solved", fmt::format("must be non-negative, got {}", c.stop_when_solved));
   if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))

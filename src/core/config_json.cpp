@@ -86,7 +86,10 @@ const std::vector<const char*>& config_keys() {
                                                 "random_streams",
                                                 "stop_when_solved",
                                                 "recipe",
-                                                "starts"};
+                                                "starts",
+                                                "sharpen_to",
+                                                "sharpen_start",
+                                                "sharpen_end"};
   return keys;
 }
 
@@ -114,6 +117,9 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"stop_when_solved", c.stop_when_solved},
       {"recipe", recipe_name(c.recipe)},
       {"starts", c.starts},
+      {"sharpen_to", c.sharpen_to},
+      {"sharpen_start", c.sharpen_start},
+      {"sharpen_end", c.sharpen_end},
   };
 }
 
@@ -158,6 +164,9 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   c.stop_when_solved = defaults.stop_when_solved;
   read_integer(json, "stop_when_solved", c.stop_when_solved, 0);
   read_integer(json, "starts", c.starts, 1);
+  read_float(json, "sharpen_to", c.sharpen_to);
+  read_integer(json, "sharpen_start", c.sharpen_start, 0);
+  read_integer(json, "sharpen_end", c.sharpen_end, 0);
   validate(c);
   return c;
 }

@@ -79,23 +79,25 @@ Model make_model(const ExperimentConfig& config) {
 
 namespace {
 
-// Max-subtracted softmax of one gate's 16 logits, in double.
-std::array<double, kNumOps> softmax16(const float* z) {
+// Max-subtracted softmax of one gate's 16 logits divided by `temperature`, in double (temperature 1
+// divides exactly).
+std::array<double, kNumOps> softmax16(const float* z, double temperature = 1.0) {
   std::array<double, kNumOps> p;
   const float zmax = *std::max_element(z, z + kNumOps);
   double sum = 0;
-  for (int i = 0; i < kNumOps; ++i) sum += p[i] = std::exp(double(z[i]) - double(zmax));
+  for (int i = 0; i < kNumOps; ++i)
+    sum += p[i] = std::exp((double(z[i]) - double(zmax)) / temperature);
   for (double& v : p) v /= sum;
   return p;
 }
 
 }  // namespace
 
-std::vector<float> soft_coefficients(const std::vector<float>& logits) {
+std::vector<float> soft_coefficients(const std::vector<float>& logits, double temperature) {
   const size_t gates = logits.size() / kNumOps;
   std::vector<float> coeffs(gates * 4);
   for (size_t g = 0; g < gates; ++g) {
-    const auto p = softmax16(&logits[g * kNumOps]);
+    const auto p = softmax16(&logits[g * kNumOps], temperature);
     for (int q = 0; q < 4; ++q) {
       double c = 0;
       for (int i = 0; i < kNumOps; ++i) c += p[i] * kOpCoefficients[i][q];

@@ -213,7 +213,7 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   const GridGeometry geo =
       make_grid_geometry(batch.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram prog = build_cell_program(model);
-  const std::vector<float> coeffs = soft_coefficients(model.logits);
+  const std::vector<float> coeffs = soft_coefficients(model.logits, request.forward_temperature);
   if (cfg.async && !batch.fire_masks)
     throw std::invalid_argument("rollout: async config without fire masks");
   const uint8_t* masks = cfg.async ? batch.fire_masks : nullptr;

@@ -13,7 +13,7 @@ namespace {
 }  // namespace
 
 void Backend::upload_training_state(const Model&, const AdamW&) { no_device_training(); }
-DeviceEpoch Backend::train_epoch(const Model&, const AdamWSettings&, int64_t, const Target&,
+DeviceEpoch Backend::train_epoch(const Model&, const AdamWSettings&, int64_t, double, const Target&,
                                  const RolloutBatch&) {
   no_device_training();
 }

@@ -67,6 +67,10 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
     }
     model.config.epochs = run.epochs;
     model.config.stop_when_solved = run.stop_when_solved;
+    // The schedule may differ from the checkpoint's after its epoch (check_resume).
+    model.config.sharpen_to = run.sharpen_to;
+    model.config.sharpen_start = run.sharpen_start;
+    model.config.sharpen_end = run.sharpen_end;
     c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
     if (state) restore_training(*c.trainer, std::move(*state));
     out.push_back(std::move(c));

@@ -77,6 +77,7 @@ EpochStats Trainer::run_epoch() {
                  : fire_masks(epoch_mask_key(masks_key_, uint64_t(epoch_)), cfg.steps, cfg.height,
                               cfg.width, cfg.fire_rate);
   RolloutBatch batch{cfg.batch, data_.initial_states.data(), cfg.async ? masks_.data() : nullptr};
+  const double temperature = forward_temperature(cfg, epoch_);
   EpochStats stats;
   stats.epoch = epoch_;
   undone_.reset();
@@ -95,8 +96,8 @@ EpochStats Trainer::run_epoch() {
       device_steps_ = optimizer_.steps_taken();
       device_needs_upload_ = false;
     }
-    const DeviceEpoch d =
-        backend_.train_epoch(model_, optimizer_.settings(), device_steps_ + 1, data_.target, batch);
+    const DeviceEpoch d = backend_.train_epoch(model_, optimizer_.settings(), device_steps_ + 1,
+                                               temperature, data_.target, batch);
     if (!std::isfinite(d.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
     if (!d.finite_gradient) throw std::runtime_error("gradient: contains NaN or infinity");
     ++device_steps_;
@@ -105,7 +106,8 @@ EpochStats Trainer::run_epoch() {
     stats.hard_loss = d.hard_loss;
     stats.active_gates = d.active_gates;
   } else {
-    RolloutResult r = backend_.rollout(model_, data_.target, batch, RolloutRequest{});
+    RolloutResult r = backend_.rollout(model_, data_.target, batch,
+                                       RolloutRequest{.forward_temperature = temperature});
     if (!std::isfinite(r.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
     stats.soft_loss = r.soft_loss;
     stats.hard_loss = r.hard_loss;

@@ -306,6 +306,10 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
         "stopped: hard loss 0 for {} consecutive epoch{} (--stop-when-solved); the parameters "
         "that scored it are kept\n",
         solved_window, solved_window == 1 ? "" : "s");
+  const ExperimentConfig& config = trainer().model().config;
+  if (config.sharpen_to != 1.0f)
+    out << fmt::format("forward-only sharpening: temperature 1 to {:g} over epochs {}-{}\n",
+                       config.sharpen_to, config.sharpen_start, config.sharpen_end);
   if (starts > 1)
     out << fmt::format(
         "start {} of {} (seed {}) {}\n", summary.chosen_start, starts, summary.start_seed,

@@ -21,14 +21,29 @@ std::string shown_value(const nlohmann::json& value) {
 // Keys that say only how long to train: a checkpoint may be resumed with other values.
 bool is_run_length(std::string_view key) { return key == "epochs" || key == "stop_when_solved"; }
 
-// Throws unless the checkpoint's configuration equals this run's, apart from how long to train; the
-// message names every differing field, in the order of the configuration.
+bool is_sharpening(std::string_view key) {
+  return key == "sharpen_to" || key == "sharpen_start" || key == "sharpen_end";
+}
+
+// Whether two sharpening schedules give the same forward temperature at every epoch before
+// `epochs`: then a checkpoint written under one continues bit for bit under the other (a plain
+// run's checkpoint can be continued with a schedule that starts later).
+bool same_schedule_until(const ExperimentConfig& a, const ExperimentConfig& b, int64_t epochs) {
+  for (int64_t e = 0; e < epochs; ++e)
+    if (forward_temperature(a, e) != forward_temperature(b, e)) return false;
+  return true;
+}
+
+// Throws unless the checkpoint's configuration equals this run's, apart from how long to train and
+// a sharpening schedule that differs only after the checkpoint's epoch; the message names every
+// differing field, in the order of the configuration.
 void require_same_config(const std::string& path, const ExperimentConfig& saved,
-                         const ExperimentConfig& requested) {
+                         const ExperimentConfig& requested, int64_t saved_epoch) {
   const nlohmann::json a = config_to_json(saved), b = config_to_json(requested);
+  const bool schedule_agrees = same_schedule_until(saved, requested, saved_epoch);
   std::string differences;
   for (const char* key : config_keys())
-    if (!is_run_length(key) && a.at(key) != b.at(key))
+    if (!is_run_length(key) && !(is_sharpening(key) && schedule_agrees) && a.at(key) != b.at(key))
       differences += fmt::format("{}the checkpoint's {} is {} but this run's is {}",
                                  differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
                                  shown_value(b.at(key)));
@@ -45,11 +60,11 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
   // (--starts 1 with that candidate's seed).
   const bool whole_run = checkpoint.multi_start &&
                          !(config.starts == 1 && config.seed == checkpoint.model.config.seed);
+  const int64_t saved_epoch = checkpoint.training ? checkpoint.training->epoch : 0;
   require_same_config(path,
                       whole_run ? checkpoint.multi_start->run_config(checkpoint.model.config)
                                 : checkpoint.model.config,
-                      config);
-  const int64_t saved_epoch = checkpoint.training ? checkpoint.training->epoch : 0;
+                      config, saved_epoch);
   if (config.epochs < saved_epoch)
     throw std::runtime_error(fmt::format(
         "--resume {}: the checkpoint is at epoch {}, past --epochs {} (--epochs is the total to "

@@ -81,6 +81,10 @@ enum Binding : uint32_t {
   kBindingCount
 };
 
+// Floats of the optimizer-scalars buffer (shaders/common.glsl): AdamW's 8, then the forward pass's
+// inverse temperature.
+constexpr uint32_t kOptimizerScalarCount = 9;
+
 // Mirror of the push-constant block of shaders/common.glsl.
 struct Push {
   uint32_t cell_offset = 0, cell_count = 0, group_offset = 0, op_begin = 0, act_stride = 0,
@@ -346,7 +350,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
       floats(uint64_t(num_gates) * kNumOps),
       floats(uint64_t(num_gates) * kNumOps * 2),
       floats(kNumOps * 4),
-      floats(8),
+      floats(kOptimizerScalarCount),
       floats(2),
       floats(uint64_t(num_gates) * kNumOps),
   };
@@ -558,7 +562,7 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
   stamp("");
   const bool train = flags & kTrain;
   if (train) {
-    copy(staging, layout.optimizer, buffers[kOptimizerScalars], 0, 8 * 4);
+    copy(staging, layout.optimizer, buffers[kOptimizerScalars], 0, kOptimizerScalarCount * 4);
     vkCmdFillBuffer(cb, buffers[kTrainResults].buffer, 0, VK_WHOLE_SIZE, 0);
   } else {
     copy(staging, layout.coefficients, buffers[kCoefficients], 0, buffers[kCoefficients].bytes);
@@ -745,7 +749,7 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
   I.prepare(model, target, batch, false);
   // The host's parameters: soft and hard coefficients.
   char* staging = static_cast<char*>(I.staging.mapped);
-  const std::vector<float> soft = soft_coefficients(model.logits);
+  const std::vector<float> soft = soft_coefficients(model.logits, request.forward_temperature);
   const std::vector<uint8_t> hard = hard_ops(model.logits);
   float* coefficients = reinterpret_cast<float*>(staging + I.layout.coefficients);
   std::memcpy(coefficients, soft.data(), soft.size() * 4);
@@ -782,18 +786,19 @@ void VulkanBackend::upload_training_state(const Model& model, const AdamW& optim
 }
 
 DeviceEpoch VulkanBackend::train_epoch(const Model& model, const AdamWSettings& settings,
-                                       int64_t step, const Target& target,
-                                       const RolloutBatch& batch) {
+                                       int64_t step, double forward_temperature,
+                                       const Target& target, const RolloutBatch& batch) {
   Impl& I = *impl_;
   I.prepare(model, target, batch, true);
-  const float scalars[8] = {settings.learning_rate,
-                            settings.beta1,
-                            settings.beta2,
-                            settings.eps,
-                            settings.weight_decay,
-                            settings.clip,
-                            1.0f - std::pow(settings.beta1, float(step)),
-                            1.0f - std::pow(settings.beta2, float(step))};
+  const float scalars[kOptimizerScalarCount] = {settings.learning_rate,
+                                                settings.beta1,
+                                                settings.beta2,
+                                                settings.eps,
+                                                settings.weight_decay,
+                                                settings.clip,
+                                                1.0f - std::pow(settings.beta1, float(step)),
+                                                1.0f - std::pow(settings.beta2, float(step)),
+                                                float(1.0 / forward_temperature)};
   char* staging = static_cast<char*>(I.staging.mapped);
   std::memcpy(staging + I.layout.optimizer, scalars, sizeof(scalars));
   const bool profiling = I.options.profile && I.queries;

@@ -136,7 +136,8 @@ struct GateWeights {
   std::vector<Vec> p;  // per gate: the 16 op weights (softmax, or one-hot when hard)
 };
 
-GateWeights gate_weights(const std::vector<double>& logits, bool hard) {
+// Softmax of logits / temperature per gate, or one-hot at the argmax when hard.
+GateWeights gate_weights(const std::vector<double>& logits, bool hard, double temperature) {
   GateWeights w;
   const size_t gates = logits.size() / 16;
   w.p.resize(gates, Vec(16, 0.0));
@@ -148,7 +149,7 @@ GateWeights gate_weights(const std::vector<double>& logits, bool hard) {
       continue;
     }
     double sum = 0;
-    for (int i = 0; i < 16; ++i) sum += w.p[g][i] = std::exp(z[i] - z[best]);
+    for (int i = 0; i < 16; ++i) sum += w.p[g][i] = std::exp((z[i] - z[best]) / temperature);
     for (int i = 0; i < 16; ++i) w.p[g][i] /= sum;
   }
   return w;
@@ -175,12 +176,12 @@ std::pair<double, double> gate_backward(const Vec& p, double a, double b, double
 
 Result run(const Model& model, const std::vector<double>& logits, const Target& target,
            const std::vector<float>& initial, int batch, const std::vector<uint8_t>& masks,
-           bool hard, bool gradient) {
+           bool hard, bool gradient, double forward_temperature) {
   const ExperimentConfig& cfg = model.config;
   const int C = cfg.channels, K = cfg.kernels, H = cfg.height, W = cfg.width,
             S = cfg.perception_outputs();
   const int P = int(model.perception_layers.size()), U = int(model.update_layers.size());
-  const GateWeights w = gate_weights(logits, hard);
+  const GateWeights w = gate_weights(logits, hard, forward_temperature);
   if (cfg.async && masks.size() != size_t(cfg.steps) * H * W)
     throw std::invalid_argument("reference: async config needs steps x H x W fire masks");
   const auto sidx = [&](int b, int c, int y, int x) {
@@ -322,11 +323,14 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
     d_state = d_old;
   }
 
+  // The softmax backward, always of the undivided logits (forward-only sharpening).
+  const GateWeights plain = gate_weights(logits, false, 1.0);
   result.grad.assign(logits.size(), 0.0);
-  for (size_t g = 0; g < w.p.size(); ++g) {
+  for (size_t g = 0; g < plain.p.size(); ++g) {
+    const Vec& p = plain.p[g];
     double mean = 0;
-    for (int i = 0; i < 16; ++i) mean += w.p[g][i] * dp[g][i];
-    for (int j = 0; j < 16; ++j) result.grad[g * 16 + j] = w.p[g][j] * (dp[g][j] - mean);
+    for (int i = 0; i < 16; ++i) mean += p[i] * dp[g][i];
+    for (int j = 0; j < 16; ++j) result.grad[g * 16 + j] = p[j] * (dp[g][j] - mean);
   }
   return result;
 }

@@ -25,9 +25,11 @@ struct Result {
 
 // Runs the rollout of model.config with the given logits (double), either soft or hard (one-hot
 // weights at each gate's argmax), from `initial` ([batch][C][H][W]); `masks` are the async fire
-// masks ([step][H*W], empty when synchronous).
+// masks ([step][H*W], empty when synchronous). forward_temperature: the soft forward pass uses
+// softmax(logits / T) while the logit gradient goes through softmax(logits) (forward-only
+// sharpening; T = 1 is the exact gradient).
 Result run(const Model& model, const std::vector<double>& logits, const Target& target,
            const std::vector<float>& initial, int batch, const std::vector<uint8_t>& masks,
-           bool hard, bool gradient);
+           bool hard, bool gradient, double forward_temperature = 1.0);
 
 }  // namespace dlca::reference
