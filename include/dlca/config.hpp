@@ -74,6 +74,9 @@ struct ExperimentConfig {
   float sharpen_to = 1.0f;
   int sharpen_start = 0;
   int sharpen_end = 0;
+  // Greedy repair of the hard circuit when training ends unsolved (README, "Training recipes"):
+  // kept only when it reaches hard loss 0. Like `epochs` it does not change the training itself.
+  bool repair = false;
 
   // Bits each perception kernel emits per channel (the last perception layer's width).
   int perception_outputs() const { return perception_layers.back(); }

@@ -8,6 +8,7 @@
 
 #include "dlca/adamw.hpp"
 #include "dlca/backend.hpp"
+#include "dlca/circuit_repair.hpp"
 #include "dlca/model.hpp"
 #include "dlca/task.hpp"
 
@@ -56,8 +57,14 @@ class Trainer {
   void undo_last_epoch();
   const std::optional<EpochStats>& undone_epoch() const { return undone_; }
 
+  // Greedy repair of the current hard circuit, scored on the data the next epoch would see
+  // (circuit_repair.hpp); changes nothing. apply_repair makes its changes (logits and moments).
+  RepairReport search_repair(const RepairSettings& settings);
+  void apply_repair(const RepairReport& report);
+
  private:
   void sync_from_device() const;
+  void prepare_data(int64_t epoch);  // data_ and masks_ of an epoch
 
   mutable Model model_;
   const Task& task_;

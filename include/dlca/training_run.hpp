@@ -62,6 +62,10 @@ struct TrainingSummary {
   int starts = 1;
   int chosen_start = 0;
   uint64_t start_seed = 0;
+  // --repair: what the repair of the kept candidate found (hard loss before and after, gates
+  // changed, hard rollouts, seconds); null when none ran. A repair that reaches 0 is applied and
+  // the run counts as solved at its last epoch; one that does not changes nothing.
+  nlohmann::json repair;
   // Hard circuit's op counts (argmax), perception (per kernel) and update separately.
   std::vector<int> perception_op_counts, update_op_counts;
   nlohmann::json extra;  // keys from TrainingRunOptions::evaluate

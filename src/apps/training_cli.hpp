@@ -109,6 +109,10 @@ struct TrainingCli {
                    "epoch where it reaches --sharpen-to (geometrically) and stays")
         ->capture_default_str()
         ->check(non_negative_integer());
+    app.add_flag("--repair", config.repair,
+                 "when training ends with hard loss above 0, try each uncertain gate's other "
+                 "likely ops one at a time, keeping changes that lower it; the circuit is kept "
+                 "only if it reaches 0");
     app.add_option("--log", run.log_path,
                    "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms) and "
                    "its loss curves as SVG beside it");

@@ -89,7 +89,8 @@ const std::vector<const char*>& config_keys() {
                                                 "starts",
                                                 "sharpen_to",
                                                 "sharpen_start",
-                                                "sharpen_end"};
+                                                "sharpen_end",
+                                                "repair"};
   return keys;
 }
 
@@ -120,6 +121,7 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"sharpen_to", c.sharpen_to},
       {"sharpen_start", c.sharpen_start},
       {"sharpen_end", c.sharpen_end},
+      {"repair", c.repair},
   };
 }
 
@@ -167,6 +169,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_float(json, "sharpen_to", c.sharpen_to);
   read_integer(json, "sharpen_start", c.sharpen_start, 0);
   read_integer(json, "sharpen_end", c.sharpen_end, 0);
+  read(json, "repair", c.repair);
   validate(c);
   return c;
 }

@@ -67,6 +67,7 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
     }
     model.config.epochs = run.epochs;
     model.config.stop_when_solved = run.stop_when_solved;
+    model.config.repair = run.repair;
     // The schedule may differ from the checkpoint's after its epoch (check_resume).
     model.config.sharpen_to = run.sharpen_to;
     model.config.sharpen_start = run.sharpen_start;

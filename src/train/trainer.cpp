@@ -1,6 +1,9 @@
 // One training epoch: data from the task, rollout on the backend, AdamW on the logits.
 #include "dlca/trainer.hpp"
 
+#include "dlca/cell_program.hpp"
+#include "dlca/grid.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -66,16 +69,50 @@ void Trainer::sync_from_device() const {
   host_stale_ = false;
 }
 
-EpochStats Trainer::run_epoch() {
-  const auto start = std::chrono::steady_clock::now();
-  task_.make_batch(uint64_t(epoch_), data_);
+void Trainer::prepare_data(int64_t epoch) {
+  task_.make_batch(uint64_t(epoch), data_);
   const ExperimentConfig& cfg = model_.config;
   if (cfg.async)
     masks_ = cfg.random_streams == RandomStreams::kJax
-                 ? jax_fire_masks(jax_rollout_keys_.sub(uint64_t(epoch_)), cfg.steps, cfg.height,
+                 ? jax_fire_masks(jax_rollout_keys_.sub(uint64_t(epoch)), cfg.steps, cfg.height,
                                   cfg.width, cfg.fire_rate)
-                 : fire_masks(epoch_mask_key(masks_key_, uint64_t(epoch_)), cfg.steps, cfg.height,
+                 : fire_masks(epoch_mask_key(masks_key_, uint64_t(epoch)), cfg.steps, cfg.height,
                               cfg.width, cfg.fire_rate);
+}
+
+RepairReport Trainer::search_repair(const RepairSettings& settings) {
+  sync_from_device();
+  prepare_data(epoch_);
+  const ExperimentConfig& cfg = model_.config;
+  const GridGeometry geometry =
+      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
+  const CellProgram program = build_cell_program(model_);
+  const RepairProblem problem{&program,
+                              &geometry,
+                              data_.initial_states.data(),
+                              cfg.steps,
+                              cfg.async ? masks_.data() : nullptr,
+                              &data_.target,
+                              &cfg.loss_channels};
+  return dlca::search_repair(problem, model_.logits, settings);
+}
+
+void Trainer::apply_repair(const RepairReport& report) {
+  sync_from_device();
+  std::vector<float> m = optimizer_.first_moment(), v = optimizer_.second_moment();
+  dlca::apply_repair(report.changes, model_.logits, {&m, &v});
+  optimizer_.restore(optimizer_.steps_taken(), std::move(m), std::move(v));
+  if (on_device_) {
+    device_needs_upload_ = true;
+    host_stale_ = false;
+  }
+  before_last_epoch_.steps = -1;
+}
+
+EpochStats Trainer::run_epoch() {
+  const auto start = std::chrono::steady_clock::now();
+  prepare_data(epoch_);
+  const ExperimentConfig& cfg = model_.config;
   RolloutBatch batch{cfg.batch, data_.initial_states.data(), cfg.async ? masks_.data() : nullptr};
   const double temperature = forward_temperature(cfg, epoch_);
   EpochStats stats;

@@ -55,7 +55,8 @@ nlohmann::json TrainingSummary::to_json() const {
                       {"start", chosen_start},
                       {"start_seed", start_seed},
                       {"perception_op_counts", perception_op_counts},
-                      {"update_op_counts", update_op_counts}};
+                      {"update_op_counts", update_op_counts},
+                      {"repair", repair}};
   for (const auto& [key, value] : extra.items()) j[key] = value;
   return j;
 }
@@ -167,6 +168,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   }
   std::optional<size_t> solved_by;
   const auto solved = [&] { return solved_by.has_value(); };
+  bool repaired = false;  // --repair found a working circuit after the last epoch
   MultiStartRecord record;
   const auto save = [&] {
     const TrainingState state = training_state_of(trainer());
@@ -179,7 +181,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     record.chosen = int(chosen);
     record.solved_epoch.reset();
     record.candidates.clear();
-    if (solved_by) {
+    if (solved_by || repaired) {
       record.solved_epoch = trainer().epoch();
     } else {
       for (size_t k = 0; k < starts; ++k)
@@ -247,6 +249,54 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   if (live) std::fprintf(stderr, "\n");
   summary.stop_signal = options.handle_signals ? StopSignals::signal_number() : 0;
 
+  // --repair: a run that trained all its epochs unsolved tries to repair its candidates' hard
+  // circuits, lowest hard loss first, and keeps the first repair that reaches 0.
+  std::vector<std::string> repair_lines;
+  if (trainer().model().config.repair && !solved() && trainer().epoch() >= options.epochs &&
+      !stop_requested()) {
+    std::vector<size_t> order(starts);
+    for (size_t k = 0; k < starts; ++k) order[k] = k;
+    const auto last_hard = [&](size_t k) {
+      const auto& h = candidates[k]->history();
+      return h.empty() ? 0.0 : h.back().hard_loss;
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return last_hard(a) < last_hard(b); });
+    if (last_hard(order[0]) > 0)
+      for (size_t k : order) {
+        Trainer& candidate = *candidates[k];
+        const RepairReport report =
+            candidate.search_repair(RepairSettings{.threads = options.threads});
+        bool works = report.hard_loss_after == 0;
+        if (works) {
+          Model repaired_model = candidate.model();
+          apply_repair(report.changes, repaired_model.logits);
+          works = candidate.task().solved_by(repaired_model);
+        }
+        repair_lines.push_back(fmt::format(
+            "repair{}: hard loss {:g} -> {:g}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
+            starts > 1 ? fmt::format(" of start {}", k) : std::string(), report.hard_loss_before,
+            report.hard_loss_after, report.changes.size(), report.changes.size() == 1 ? "" : "s",
+            report.evaluations, report.seconds,
+            works                         ? ": applied"
+            : report.hard_loss_after == 0 ? ": not the whole task, not applied"
+                                          : ": not solved, nothing changed"));
+        summary.repair = {{"start", k},
+                          {"hard_loss_before", report.hard_loss_before},
+                          {"hard_loss_after", report.hard_loss_after},
+                          {"gates_changed", report.changes.size()},
+                          {"hard_rollouts", report.evaluations},
+                          {"seconds", report.seconds},
+                          {"applied", works}};
+        if (works) {
+          candidate.apply_repair(report);
+          chosen = k;
+          repaired = true;
+          break;
+        }
+      }
+  }
+
   const std::vector<EpochStats> history = measured();
   std::vector<double> epoch_ms;
   for (const EpochStats& e : history) {
@@ -261,6 +311,10 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   if (!history.empty()) {
     summary.final_soft_loss = history.back().soft_loss;
     summary.final_hard_loss = history.back().hard_loss;
+  }
+  if (repaired) {
+    summary.final_hard_loss = 0;
+    if (!summary.first_zero_epoch) summary.first_zero_epoch = summary.epochs;
   }
   summary.active_gates = active_gate_count(trainer().model().logits);
   summary.logits_checksum = dlca::logits_checksum(trainer().model().logits);
@@ -310,10 +364,13 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   if (config.sharpen_to != 1.0f)
     out << fmt::format("forward-only sharpening: temperature 1 to {:g} over epochs {}-{}\n",
                        config.sharpen_to, config.sharpen_start, config.sharpen_end);
+  for (const std::string& line : repair_lines) out << line;
   if (starts > 1)
-    out << fmt::format(
-        "start {} of {} (seed {}) {}\n", summary.chosen_start, starts, summary.start_seed,
-        summary.stopped_when_solved ? "solved first" : "kept: none solved; lowest hard loss");
+    out << fmt::format("start {} of {} (seed {}) {}\n", summary.chosen_start, starts,
+                       summary.start_seed,
+                       summary.stopped_when_solved ? "solved first"
+                       : repaired                  ? "repaired"
+                                                   : "kept: none solved; lowest hard loss");
   out << (summary.first_zero_epoch
               ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
               : std::string("hard loss never reached 0\n"));

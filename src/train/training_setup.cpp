@@ -19,7 +19,10 @@ std::string shown_value(const nlohmann::json& value) {
 }
 
 // Keys that say only how long to train: a checkpoint may be resumed with other values.
-bool is_run_length(std::string_view key) { return key == "epochs" || key == "stop_when_solved"; }
+// Also the repair at the end, which does not change the epochs.
+bool is_run_length(std::string_view key) {
+  return key == "epochs" || key == "stop_when_solved" || key == "repair";
+}
 
 bool is_sharpening(std::string_view key) {
   return key == "sharpen_to" || key == "sharpen_start" || key == "sharpen_end";

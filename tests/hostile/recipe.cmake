@@ -42,3 +42,24 @@ dlca_cli_test(recipe.robust_game_of_life sh -c "$<TARGET_FILE:dlca_train> --conf
   --recipe robust --seed 3 --quiet --summary s.json && grep -q '\"stopped_when_solved\": true' s.json")
 set_tests_properties(recipe.robust_game_of_life PROPERTIES PASS_REGULAR_EXPRESSION
   "\nneighbourhoods_correct 512\n")
+# Forward-only sharpening: the summary names the schedule, the model file stores it, and a resume
+# under another schedule that would have changed epochs already trained is refused by name.
+dlca_cli_test(recipe.sharpen sh -c "${train} --epochs 12 --sharpen-to 0.1 --sharpen-start 4 \
+  --sharpen-end 10 --quiet --save m.json && grep -q '\"sharpen_to\":0.1' m.json \
+  && ${expect} 'the checkpoint.s sharpen_start is 4 but this run.s is 2' ${train} --resume m.json \
+  --epochs 14 --sharpen-to 0.1 --sharpen-start 2 --sharpen-end 10 && echo refused")
+set_tests_properties(recipe.sharpen PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nforward-only sharpening: temperature 1 to 0.1 over epochs 4-10\n.*refused")
+dlca_cli_test(recipe.sharpen_to_above_one ${expect}
+  "^train_checkerboard: invalid configuration: sharpen_to: must be in .0, 1. .1: no sharpening., got 1.5"
+  ${train} --sharpen-to 1.5)
+dlca_cli_test(recipe.sharpen_end_before_start ${expect}
+  "^train_checkerboard: invalid configuration: sharpen_end: must not be before sharpen_start"
+  ${train} --sharpen-start 9 --sharpen-end 3)
+# --repair: the paper's checkerboard (seed 23) after 236 epochs has 44 wrong bits; one gate change
+# makes its circuit work (training alone first reaches 0 at epoch 244). The saved model scores 0.
+dlca_cli_test(recipe.repair sh -c "${train} --epochs 236 --repair --quiet --summary s.json --save m.json \
+  && grep -q '\"applied\": true' s.json && grep -q '\"first_zero_epoch\": 236' s.json \
+  && ${train} --resume m.json --epochs 237 --repair --print-every 1")
+set_tests_properties(recipe.repair PROPERTIES PASS_REGULAR_EXPRESSION
+  "final soft loss [^\n]*, hard loss 0\nrepair: hard loss 44 -> 0, 1 gate change \\([0-9]+ hard rollouts, [^)]*\\): applied\nhard loss first reached 0 at epoch 236\n.*epoch +237/237 +soft +[0-9.]+ +hard +0 ")

@@ -1,0 +1,60 @@
+// Greedy repair of a trained hard circuit (README, "Training recipes"): when training ends with a
+// few wrong bits, try each uncertain gate's other likely ops one at a time, keeping a change
+// whenever the hard loss falls, until it is 0 or no single change helps.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dlca/cell_program.hpp"
+#include "dlca/grid.hpp"
+
+namespace dlca {
+
+struct RepairSettings {
+  double uncertain_below = 0.9;   // gates whose top op has a softmax probability below this
+  double min_probability = 0.02;  // alternatives: ops with at least this probability,
+  int max_alternatives = 2;       // the most likely ones of each gate
+  int max_passes = 10;            // sweeps over the candidates while one improves
+  int threads = 0;                // 0: all cores
+};
+
+// One op change of a gate.
+struct GateChange {
+  int gate = 0;
+  int from_op = 0, to_op = 0;
+};
+
+struct RepairReport {
+  double hard_loss_before = 0, hard_loss_after = 0;
+  std::vector<GateChange> changes;  // in the order applied; the last op of a gate counts
+  int64_t evaluations = 0;          // hard rollouts run
+  int candidates = 0;               // (gate, op) alternatives considered per pass
+  double seconds = 0;
+};
+
+// The hard rollout the repair scores circuits with: one batch, synchronous when masks is null.
+struct RepairProblem {
+  const CellProgram* program = nullptr;
+  const GridGeometry* geometry = nullptr;
+  const float* initial_state = nullptr;
+  int steps = 0;
+  const uint8_t* masks = nullptr;
+  const Target* target = nullptr;
+  const std::vector<int>* loss_channels = nullptr;
+};
+
+// First-improvement search over (gate, op) alternatives in a fixed order (gates by rising top
+// probability, then each gate's alternatives by falling probability): a change is kept when it
+// lowers the hard loss. Candidates are
+// scored in parallel in chunks, the first improving one in order is kept, so the result is the
+// same at any thread count. `logits` only rank the candidates; nothing is changed.
+RepairReport search_repair(const RepairProblem& problem, const std::vector<float>& logits,
+                           const RepairSettings& settings = {});
+
+// Makes each change's op the gate's argmax: its logit and the old top one are swapped (the same
+// entries of any `companions`, such as optimizer moments, are swapped alike).
+void apply_repair(const std::vector<GateChange>& changes, std::vector<float>& logits,
+                  std::vector<std::vector<float>*> companions = {});
+
+}  // namespace dlca

@@ -1,0 +1,116 @@
+// Greedy repair of a hard circuit (see circuit_repair.hpp).
+#include "dlca/circuit_repair.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "dlca/hard_rollout.hpp"
+#include "dlca/model.hpp"
+#include "dlca/ops.hpp"
+
+namespace dlca {
+
+RepairReport search_repair(const RepairProblem& problem, const std::vector<float>& logits,
+                           const RepairSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  RepairReport report;
+  std::vector<uint8_t> ops = hard_ops(logits);
+  const auto score = [&](const std::vector<uint8_t>& circuit) {
+    return hard_rollout(*problem.program, circuit, *problem.geometry, problem.initial_state,
+                        problem.steps, problem.masks, *problem.target, *problem.loss_channels)
+        .loss;
+  };
+  double best = score(ops);
+  report.hard_loss_before = best;
+  ++report.evaluations;
+
+  // The candidates: uncertain gates first (lowest top probability), each one's likely other ops.
+  const std::vector<float> probabilities = op_probabilities(logits);
+  const size_t gates = ops.size();
+  std::vector<size_t> order(gates);
+  std::iota(order.begin(), order.end(), 0);
+  const auto top = [&](size_t g) { return probabilities[g * kNumOps + ops[g]]; };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return top(a) < top(b); });
+  std::vector<GateChange> candidates;
+  for (size_t g : order) {
+    if (top(g) >= settings.uncertain_below) break;
+    std::vector<int> others;
+    for (int op = 0; op < kNumOps; ++op)
+      if (op != ops[g] && probabilities[g * kNumOps + op] >= settings.min_probability)
+        others.push_back(op);
+    std::stable_sort(others.begin(), others.end(), [&](int a, int b) {
+      return probabilities[g * kNumOps + a] > probabilities[g * kNumOps + b];
+    });
+    if (int(others.size()) > settings.max_alternatives) others.resize(settings.max_alternatives);
+    for (int op : others) candidates.push_back({int(g), ops[g], op});
+  }
+  report.candidates = int(candidates.size());
+
+  tbb::task_arena arena(settings.threads > 0 ? settings.threads : tbb::task_arena::automatic);
+  const size_t chunk = size_t(std::max(1, arena.max_concurrency())) * 4;
+  std::vector<double> losses(chunk);
+  for (int pass = 0; pass < settings.max_passes && best > 0; ++pass) {
+    bool improved = false;
+    size_t next = 0;
+    while (next < candidates.size() && best > 0) {
+      const size_t count = std::min(chunk, candidates.size() - next);
+      arena.execute([&] {
+        tbb::parallel_for(size_t(0), count, [&](size_t i) {
+          const GateChange& c = candidates[next + i];
+          if (ops[c.gate] == c.to_op) {  // already this op (changed earlier)
+            losses[i] = best;
+            return;
+          }
+          std::vector<uint8_t> changed = ops;
+          changed[c.gate] = uint8_t(c.to_op);
+          losses[i] = score(changed);
+        });
+      });
+      report.evaluations += int64_t(count);
+      size_t taken = count;
+      for (size_t i = 0; i < count; ++i)
+        if (losses[i] < best) {
+          taken = i;
+          break;
+        }
+      if (taken == count) {
+        next += count;
+        continue;
+      }
+      const GateChange& c = candidates[next + taken];
+      report.changes.push_back({c.gate, ops[c.gate], c.to_op});
+      ops[c.gate] = uint8_t(c.to_op);
+      best = losses[taken];
+      improved = true;
+      next += taken + 1;  // the rest of the chunk is scored again against the changed circuit
+    }
+    if (!improved) break;
+  }
+  report.hard_loss_after = best;
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+void apply_repair(const std::vector<GateChange>& changes, std::vector<float>& logits,
+                  std::vector<std::vector<float>*> companions) {
+  for (const GateChange& c : changes) {
+    const size_t base = size_t(c.gate) * kNumOps;
+    const float* z = &logits[base];
+    const size_t top = size_t(std::max_element(z, z + kNumOps) - z);
+    const size_t to = base + size_t(c.to_op), from = base + top;
+    if (to == from) continue;
+    std::swap(logits[to], logits[from]);
+    for (std::vector<float>* v : companions) std::swap((*v)[to], (*v)[from]);
+    // Equal logits: the first maximum wins, so lift the new op just above.
+    if (hard_ops({logits.begin() + long(base), logits.begin() + long(base + kNumOps)})[0] !=
+        c.to_op)
+      logits[to] = std::nextafter(logits[to], INFINITY);
+  }
+}
+
+}  // namespace dlca

@@ -1,0 +1,130 @@
+// The greedy circuit repair: it finds a gate broken in a working circuit, gives the same changes
+// at any thread count, and applying a change makes that op the gate's argmax (logits and the
+// optimizer's moments swapped alike).
+#include <doctest/doctest.h>
+
+#include "dlca/checkerboard.hpp"
+#include "dlca/circuit_repair.hpp"
+#include "dlca/cpu_backend.hpp"
+#include "dlca/hard_rollout.hpp"
+#include "dlca/trainer.hpp"
+#include "test_helpers.hpp"
+
+using namespace dlca;
+
+namespace {
+
+// The small checkerboard trained until its hard loss is 0, with the parameters that scored it.
+struct Solved {
+  ExperimentConfig config = testing::small_checkerboard();
+  CheckerboardTask task{config};
+  CpuBackend backend{{.threads = 2}};
+  Trainer trainer{make_model(config), task, backend};
+  Solved() {
+    trainer.keep_undo_state(true);
+    while (trainer.epoch() < config.epochs)
+      if (trainer.run_epoch().hard_loss == 0) break;
+    REQUIRE(trainer.history().back().hard_loss == 0);
+    trainer.undo_last_epoch();
+  }
+};
+
+double hard_loss(const RepairProblem& p, const std::vector<float>& logits) {
+  return hard_rollout(*p.program, hard_ops(logits), *p.geometry, p.initial_state, p.steps, p.masks,
+                      *p.target, *p.loss_channels)
+      .loss;
+}
+
+}  // namespace
+
+TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 threads") {
+  Solved solved;
+  const Model& model = solved.trainer.model();
+  const ExperimentConfig& cfg = model.config;
+  TaskBatch data;
+  solved.task.make_batch(uint64_t(solved.trainer.epoch()), data);
+  const GridGeometry geometry =
+      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
+  const CellProgram program = build_cell_program(model);
+  const RepairProblem problem{&program, &geometry,    data.initial_states.data(), cfg.steps,
+                              nullptr,  &data.target, &cfg.loss_channels};
+  REQUIRE(hard_loss(problem, model.logits) == 0);
+
+  // Break the first update gate whose second most likely op makes the circuit fail.
+  std::vector<float> broken = model.logits;
+  int broken_gate = -1, right_op = -1;
+  const auto ops = hard_ops(model.logits);
+  for (int g = model.num_perception_gates(); g < model.num_gates() && broken_gate < 0; ++g) {
+    const float* z = &model.logits[size_t(g) * kNumOps];
+    int second = ops[g] == 0 ? 1 : 0;
+    for (int i = 0; i < kNumOps; ++i)
+      if (i != ops[g] && z[i] > z[second]) second = i;
+    std::vector<float> trial = model.logits;
+    apply_repair({{g, ops[g], second}}, trial);
+    if (hard_loss(problem, trial) > 0) {
+      broken = trial;
+      broken_gate = g;
+      right_op = ops[g];
+    }
+  }
+  REQUIRE(broken_gate >= 0);
+  CHECK(hard_ops(broken)[size_t(broken_gate)] != right_op);
+
+  // Every gate a candidate, every op with probability at least 1e-6.
+  RepairSettings settings{
+      .uncertain_below = 1.01, .min_probability = 1e-6, .max_alternatives = 15, .threads = 1};
+  const RepairReport one = search_repair(problem, broken, settings);
+  settings.threads = 2;
+  const RepairReport two = search_repair(problem, broken, settings);
+  CHECK(one.hard_loss_before > 0);
+  CHECK(one.hard_loss_after == 0);
+  REQUIRE(!one.changes.empty());
+  CHECK(one.candidates > 0);
+  CHECK(one.evaluations >= int64_t(one.changes.size()) + 1);
+  REQUIRE(two.changes.size() == one.changes.size());
+  for (size_t i = 0; i < one.changes.size(); ++i) {
+    CHECK(two.changes[i].gate == one.changes[i].gate);
+    CHECK(two.changes[i].to_op == one.changes[i].to_op);
+  }
+  CHECK(two.hard_loss_after ==
+        one.hard_loss_after);  // (rollouts run differ: chunks of 4 per thread)
+  std::vector<float> repaired = broken;
+  apply_repair(one.changes, repaired);
+  CHECK(hard_loss(problem, repaired) == 0);
+  // The search itself changes nothing, and a search that may not pass at all reports the start.
+  CHECK(search_repair(problem, broken, {.max_passes = 0}).changes.empty());
+}
+
+TEST_CASE("applying a repair swaps the two logits (and companions); ties go to the new op") {
+  std::vector<float> logits(2 * kNumOps, 0.0f), moment(2 * kNumOps);
+  for (size_t i = 0; i < moment.size(); ++i) moment[i] = float(i);
+  logits[3] = 5.0f;  // gate 0: A
+  logits[7] = 4.0f;
+  logits[kNumOps + 3] = 2.0f;  // gate 1: A and XOR tied; A wins as the first maximum
+  logits[kNumOps + 6] = 2.0f;
+  apply_repair({{0, 3, 7}, {1, 3, 6}}, logits, {&moment});
+  const auto ops = hard_ops(logits);
+  CHECK(ops[0] == 7);
+  CHECK(ops[1] == 6);
+  CHECK(logits[3] == 4.0f);
+  CHECK(logits[7] == 5.0f);
+  CHECK(moment[3] == 7.0f);
+  CHECK(moment[7] == 3.0f);
+  CHECK(logits[kNumOps + 6] > 2.0f);  // lifted just above the tie
+}
+
+TEST_CASE("a trainer applies a repair to its parameters and moments") {
+  Solved solved;
+  Trainer& t = solved.trainer;
+  const std::vector<float> logits = t.model().logits, m = t.optimizer().first_moment();
+  const int gate = t.model().num_gates() - 1;
+  const int from = hard_ops(logits)[size_t(gate)], to = from == 0 ? 1 : 0;
+  RepairReport report;
+  report.changes = {{gate, from, to}};
+  t.apply_repair(report);
+  CHECK(hard_ops(t.model().logits)[size_t(gate)] == to);
+  const size_t a = size_t(gate) * kNumOps + size_t(from), b = size_t(gate) * kNumOps + size_t(to);
+  CHECK(t.optimizer().first_moment()[a] == m[b]);
+  CHECK(t.optimizer().first_moment()[b] == m[a]);
+  CHECK(t.optimizer().steps_taken() == t.epoch());
+}
