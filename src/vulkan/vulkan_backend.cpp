@@ -17,6 +17,7 @@
 #include "dlca/cell_program.hpp"
 #include "dlca/grid.hpp"
 #include "dlca/ops.hpp"
+#include "training_layout.hpp"
 #include "vulkan_context.hpp"
 
 // SPIR-V of shaders/*.comp, generated at build time by glslangValidator.
@@ -43,54 +44,12 @@ bool vulkan_built() { return true; }
 
 namespace {
 
-constexpr uint32_t kGroupSize = 256;  // local_size_x of every shader
-constexpr uint32_t kSync = 0xFFFFFFFFu;
+using namespace vulkan_layout;
+
 // Activations (or gradient slots) per chunk of cells, at most: fewer, larger chunks need fewer
 // dispatches (measured on an H100, 32 x 64x64 checkerboard: 334 ms per epoch with 1 GiB chunks,
 // 418 ms with 256 MiB, 1253 ms with 32 MiB). Also at most 1/8 of the device's memory.
 constexpr uint64_t kDefaultChunkBytes = uint64_t(1) << 30;
-
-// Binding numbers of shaders/common.glsl.
-enum Binding : uint32_t {
-  kOps,
-  kRowConsumers,
-  kConsumers,
-  kCoefficients,
-  kNeighbour,
-  kInverse,
-  kStateBase,
-  kMasks,
-  kStates,
-  kTargetValues,
-  kActivations,
-  kSlots,
-  kStateGradients,
-  kPatchGradients,
-  kPartials,
-  kGateSums,
-  kGateOps,
-  kLossPartials,
-  kProgramInfo,
-  kHardActivations,
-  kLogits,
-  kMoments,
-  kOpTable,
-  kOptimizerScalars,
-  kTrainResults,
-  kLogitGradients,
-  kBindingCount
-};
-
-// Floats of the optimizer-scalars buffer (shaders/common.glsl): AdamW's 8, then the forward pass's
-// inverse temperature.
-constexpr uint32_t kOptimizerScalarCount = 9;
-
-// Mirror of the push-constant block of shaders/common.glsl.
-struct Push {
-  uint32_t cell_offset = 0, cell_count = 0, group_offset = 0, op_begin = 0, act_stride = 0,
-           state_in = 0, state_out = 0, step = kSync, hard = 0, d_in = 0, d_out = 0, blocks = 0,
-           channels = 0, plane = 0, total_cells = 0, num_gates = 0, loss_slot = 0, word_stride = 0;
-};
 
 enum Pipeline {
   kGather,
@@ -111,7 +70,6 @@ enum Pipeline {
   kPerceptionBackward,
   kPipelineCount
 };
-constexpr uint32_t kHardLevelGroup = 64;  // local_size_x of hard_level.comp
 
 std::string version_string(uint32_t v) {
   return fmt::format("{}.{}.{}", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
@@ -354,38 +312,12 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
       floats(2),
       floats(uint64_t(num_gates) * kNumOps),
   };
-  static const char* kNames[kBindingCount] = {"ops",
-                                              "row consumers",
-                                              "consumers",
-                                              "coefficients",
-                                              "neighbours",
-                                              "inverse neighbours",
-                                              "state bases",
-                                              "fire masks",
-                                              "states",
-                                              "target",
-                                              "activations",
-                                              "slots",
-                                              "state gradients",
-                                              "patch gradients",
-                                              "gradient partial sums",
-                                              "gate sums",
-                                              "gate ops",
-                                              "loss partial sums",
-                                              "program info",
-                                              "hard activations",
-                                              "logits",
-                                              "moments",
-                                              "op table",
-                                              "optimizer scalars",
-                                              "train results",
-                                              "logit gradients"};
   for (uint32_t b = 0; b < kBindingCount; ++b) {
     if (sizes[b] > binding)
       throw vk::VulkanError(fmt::format(
           "vulkan backend: the {} buffer needs {} bytes, more than the device's storage binding "
           "limit of {} bytes (use a smaller batch or grid)",
-          kNames[b], sizes[b], binding));
+          kBindingNames[b].shown, sizes[b], binding));
     buffers[b] = vk::Buffer(device, sizes[b], false);
     device.bind(b, buffers[b]);
   }

@@ -1,0 +1,89 @@
+// The layout the training shaders share with the host (shaders/common.glsl): workgroup size,
+// buffer bindings with their GLSL block names, the optimizer scalars and the push constants.
+// tests/test_shader_layout.cpp reads common.glsl and checks it against this file.
+#pragma once
+
+#include <cstdint>
+
+namespace dlca::vulkan_layout {
+
+constexpr uint32_t kGroupSize = 256;      // local_size_x of every shader but one:
+constexpr uint32_t kHardLevelGroup = 64;  // hard_level.comp's (a word of 32 cells per invocation)
+constexpr uint32_t kSync = 0xFFFFFFFFu;   // `step` of a synchronous step: every cell fires
+
+// Binding numbers of shaders/common.glsl, in order.
+enum Binding : uint32_t {
+  kOps,
+  kRowConsumers,
+  kConsumers,
+  kCoefficients,
+  kNeighbour,
+  kInverse,
+  kStateBase,
+  kMasks,
+  kStates,
+  kTargetValues,
+  kActivations,
+  kSlots,
+  kStateGradients,
+  kPatchGradients,
+  kPartials,
+  kGateSums,
+  kGateOps,
+  kLossPartials,
+  kProgramInfo,
+  kHardActivations,
+  kLogits,
+  kMoments,
+  kOpTable,
+  kOptimizerScalars,
+  kTrainResults,
+  kLogitGradients,
+  kBindingCount
+};
+
+// Per binding: its buffer block's name in common.glsl, and the name error messages use.
+struct BindingName {
+  const char* glsl_block;
+  const char* shown;
+};
+inline constexpr BindingName kBindingNames[kBindingCount] = {
+    {"Ops", "ops"},
+    {"RowConsumers", "row consumers"},
+    {"Consumers", "consumers"},
+    {"Coefficients", "coefficients"},
+    {"Neighbour", "neighbours"},
+    {"Inverse", "inverse neighbours"},
+    {"StateBase", "state bases"},
+    {"Masks", "fire masks"},
+    {"States", "states"},
+    {"TargetValues", "target"},
+    {"Activations", "activations"},
+    {"Slots", "slots"},
+    {"StateGradients", "state gradients"},
+    {"PatchGradients", "patch gradients"},
+    {"Partials", "gradient partial sums"},
+    {"GateSums", "gate sums"},
+    {"GateOps", "gate ops"},
+    {"LossPartials", "loss partial sums"},
+    {"ProgramInfo", "program info"},
+    {"HardActivations", "hard activations"},
+    {"Logits", "logits"},
+    {"Moments", "moments"},
+    {"OpTable", "op table"},
+    {"OptimizerScalars", "optimizer scalars"},
+    {"TrainResults", "train results"},
+    {"LogitGradients", "logit gradients"},
+};
+
+// Floats of the optimizer-scalars buffer: AdamW's 8, then the forward pass's inverse temperature.
+constexpr uint32_t kOptimizerScalarCount = 9;
+
+// The push-constant block, field for field (32-bit unsigned each, in this order).
+struct Push {
+  uint32_t cell_offset = 0, cell_count = 0, group_offset = 0, op_begin = 0, act_stride = 0,
+           state_in = 0, state_out = 0, step = kSync, hard = 0, d_in = 0, d_out = 0, blocks = 0,
+           channels = 0, plane = 0, total_cells = 0, num_gates = 0, loss_slot = 0, word_stride = 0;
+};
+
+}  // namespace dlca::vulkan_layout
