@@ -38,10 +38,12 @@ layout(std430, binding = 20) buffer Logits { float logits[]; };
 layout(std430, binding = 21) buffer Moments { float moments[]; };
 layout(std430, binding = 22) readonly buffer OpTable { vec4 op_table[16]; };
 // lr, beta1, beta2, eps, weight decay, clip, 1 - beta1^t, 1 - beta2^t, then the forward pass's
-// inverse temperature (forward-only sharpening; 1: the plain softmax)
-layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[9]; };
+// inverse temperature (forward-only sharpening; 1: the plain softmax) and 1 when logit_noise holds
+// this epoch's noise for the soft pass (0: none)
+layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[10]; };
 layout(std430, binding = 24) buffer TrainResults { uint train_results[2]; };
 layout(std430, binding = 25) buffer LogitGradients { float logit_grad[]; };
+layout(std430, binding = 26) readonly buffer LogitNoise { float logit_noise[]; };
 
 layout(push_constant) uniform Push {
   uint cell_offset;   // first cell (global index) of the chunk being processed
@@ -78,13 +80,20 @@ float state_value(uint offset, uint index) {
   return pc.hard != 0u ? (v > 0.5 ? 1.0 : 0.0) : v;
 }
 
-// Softmax of one gate's 16 logits times `inverse_temperature` (docs/MODEL.md §3.1), in float.
+// The soft pass's logit i of a gate: with this epoch's noise when there is any.
+float soft_logit(uint gate, uint i) {
+  const uint k = gate * 16u + i;
+  return optimizer[9] != 0.0 ? logits[k] + logit_noise[k] : logits[k];
+}
+
+// Softmax of one gate's 16 soft-pass logits times `inverse_temperature` (docs/MODEL.md §3.1), in
+// float.
 void softmax16(uint gate, float inverse_temperature, out float p[16]) {
-  float z_max = logits[gate * 16u];
-  for (uint i = 1u; i < 16u; ++i) z_max = max(z_max, logits[gate * 16u + i]);
+  float z_max = soft_logit(gate, 0u);
+  for (uint i = 1u; i < 16u; ++i) z_max = max(z_max, soft_logit(gate, i));
   float sum = 0.0;
   for (uint i = 0u; i < 16u; ++i) {
-    p[i] = exp((logits[gate * 16u + i] - z_max) * inverse_temperature);
+    p[i] = exp((soft_logit(gate, i) - z_max) * inverse_temperature);
     sum += p[i];
   }
   for (uint i = 0u; i < 16u; ++i) p[i] /= sum;

@@ -43,9 +43,10 @@ inline std::vector<BackendCase> backend_cases() {
 }
 
 // Float arithmetic against double: relative to the size of the values compared. A forward
-// temperature other than 1 checks forward-only sharpening.
+// temperature other than 1 checks forward-only sharpening; with `noise` Gumbel noise of that scale
+// is added to the soft pass's logits (the reference is simply run on the noisy logits).
 inline void compare_with_reference(const BackendCase& c, Backend& backend, double tolerance = 1e-5,
-                                   double forward_temperature = 1.0) {
+                                   double forward_temperature = 1.0, float noise = 0.0f) {
   const std::string name = c.name;
   CAPTURE(name);
   Model m = make_model(c.config);
@@ -53,8 +54,10 @@ inline void compare_with_reference(const BackendCase& c, Backend& backend, doubl
   const auto init = random_states(c.config, 23, c.binary_init);
   const Target target = checkerboard_target(c.config.channels, c.config.height, c.config.width);
   const auto masks = masks_for(c.config, 555);
-  const auto ref = reference::run(m, to_double(m.logits), target, init, c.config.batch, masks,
-                                  false, true, forward_temperature);
+  std::vector<float> scaled_noise = logit_noise(m.logits.size(), 99, 7), noisy = m.logits;
+  for (size_t i = 0; i < noisy.size(); ++i) noisy[i] += scaled_noise[i] *= noise;
+  const auto ref = reference::run(m, to_double(noise > 0 ? noisy : m.logits), target, init,
+                                  c.config.batch, masks, false, true, forward_temperature);
   // The hard circuit sees binary states: the backend thresholds the initial state at 0.5.
   std::vector<float> binary_init = init;
   for (float& v : binary_init) v = v > 0.5f ? 1.0f : 0.0f;
@@ -64,6 +67,7 @@ inline void compare_with_reference(const BackendCase& c, Backend& backend, doubl
   RolloutRequest request;
   request.final_state = true;
   request.forward_temperature = forward_temperature;
+  if (noise > 0) request.logit_noise = &scaled_noise;
   const RolloutResult got = backend.rollout(
       m, target, {c.config.batch, init.data(), masks.empty() ? nullptr : masks.data()}, request);
 

@@ -64,6 +64,9 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.sharpen_to = 1.5f; }), "sharpen_to"));
   CHECK(starts_with(rejection([](auto& c) { c.sharpen_to = std::nanf(""); }), "sharpen_to"));
   CHECK(starts_with(rejection([](auto& c) { c.sharpen_start = -1; }), "sharpen_start"));
+  CHECK(starts_with(rejection([](auto& c) { c.noise = -0.5f; }), "noise"));
+  CHECK(starts_with(rejection([](auto& c) { c.noise = INFINITY; }), "noise"));
+  CHECK(starts_with(rejection([](auto& c) { c.noise_start = -2; }), "noise_start"));
   CHECK(starts_with(rejection([](auto& c) {
                       c.sharpen_start = 10;
                       c.sharpen_end = 5;
@@ -125,4 +128,20 @@ TEST_CASE(
   CHECK(back.sharpen_to == c.sharpen_to);
   CHECK(back.sharpen_start == 100);
   CHECK(back.sharpen_end == 100);
+}
+
+TEST_CASE("logit noise: Gumbel(0, 1), the same for the same seed and epoch, new each epoch") {
+  const std::vector<float> a = logit_noise(20000, 23, 5), b = logit_noise(20000, 23, 5);
+  CHECK(a == b);
+  CHECK(logit_noise(20000, 23, 6) != a);
+  CHECK(logit_noise(20000, 24, 5) != a);
+  double mean = 0;
+  for (float g : a) mean += g;
+  mean /= double(a.size());
+  CHECK(mean == doctest::Approx(0.5772).epsilon(0.03));  // the Euler-Mascheroni constant
+  ExperimentConfig c = checkerboard_sync_config();
+  c.noise = 0.5f;
+  c.noise_start = 10;
+  CHECK(noise_scale(c, 9) == 0.0f);
+  CHECK(noise_scale(c, 10) == 0.5f);
 }

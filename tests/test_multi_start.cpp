@@ -121,6 +121,8 @@ TEST_CASE("multi-start: a checkpoint resumes bit-identically, every candidate") 
   c.sharpen_to = 0.2f;
   c.sharpen_start = 6;
   c.sharpen_end = 18;
+  c.noise = 0.3f;  // and logit noise from epoch 8
+  c.noise_start = 8;
   const Run straight = train(c, 2, dir / "straight.json");
   ExperimentConfig half = c;
   half.epochs = 11;

@@ -48,8 +48,10 @@ TEST_CASE("Vulkan backend matches the reference") {
   // Float sums in another order than the CPU's double accumulators.
   for (const auto& c : testing::backend_cases()) testing::compare_with_reference(c, backend, 2e-5);
   // Forward-only sharpening (rollouts with the host's coefficients).
-  for (const auto& c : testing::backend_cases())
+  for (const auto& c : testing::backend_cases()) {
     testing::compare_with_reference(c, backend, 2e-5, 0.4);
+    testing::compare_with_reference(c, backend, 2e-5, 0.4, 0.5f);  // and logit noise
+  }
   CHECK(backend.validation_errors() == 0);
 }
 
@@ -107,17 +109,19 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
   // Stated tolerance: per-epoch soft losses within 1e-4 relative, identical hard losses, final
   // logits within 1e-3 (AdamW steps of 0.05 amplify last-bit differences of the gradients).
   // Both ways of training on Vulkan: AdamW on the device (parameters resident) and on the host;
-  // plain, and with a sharpening schedule over epochs 5-15 (the device computes the sharpened
-  // coefficients itself).
+  // plain, and with a sharpening schedule over epochs 5-15 and noise (the device computes the
+  // sharpened, noisy coefficients itself from the uploaded noise).
   for (const bool on_device : {true, false})
     for (const bool sharpened : {false, true}) {
       CAPTURE(on_device);
       CAPTURE(sharpened);
       ExperimentConfig c = testing::small_checkerboard();
-      if (sharpened) {
+      if (sharpened) {  // and logit noise from epoch 8
         c.sharpen_to = 0.2f;
         c.sharpen_start = 5;
         c.sharpen_end = 15;
+        c.noise = 0.5f;
+        c.noise_start = 8;
       }
       const CheckerboardTask task(c);
       CpuBackend cpu;

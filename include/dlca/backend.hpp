@@ -27,6 +27,9 @@ struct RolloutRequest {
   // with T = forward_temperature, the logit gradient the softmax of the undivided logits. 1: the
   // plain softmax.
   double forward_temperature = 1.0;
+  // Noise added to the logits of the soft pass (forward and softmax backward), laid out as
+  // Model::logits; the hard pass uses the clean logits. Null: none.
+  const std::vector<float>* logit_noise = nullptr;
 };
 
 struct RolloutResult {
@@ -56,11 +59,11 @@ class Backend {
   // run). A backend that says false here has the trainer run AdamW on the host.
   virtual bool trains_on_device() const { return false; }
   virtual void upload_training_state(const Model& model, const AdamW& optimizer);
-  // `step` is AdamW's 1-based step number for the bias corrections; forward_temperature as in
-  // RolloutRequest.
+  // `step` is AdamW's 1-based step number for the bias corrections; forward_temperature and
+  // logit_noise as in RolloutRequest.
   virtual DeviceEpoch train_epoch(const Model& model, const AdamWSettings& settings, int64_t step,
-                                  double forward_temperature, const Target& target,
-                                  const RolloutBatch& batch);
+                                  double forward_temperature, const std::vector<float>* logit_noise,
+                                  const Target& target, const RolloutBatch& batch);
   virtual void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
                                        std::vector<float>& second_moment);
 };

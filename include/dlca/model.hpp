@@ -54,6 +54,15 @@ inline constexpr float kPassThroughLogit = 10.0f;
 // Softmax of each gate's logits divided by `temperature`, folded into the 4 affine coefficients: 4
 // floats per gate. Temperature 1 is the plain softmax, bit for bit.
 std::vector<float> soft_coefficients(const std::vector<float>& logits, double temperature = 1.0);
+// Gumbel(0, 1) noise for every logit, drawn by a counter-based stream keyed by (seed, epoch):
+// the same on every backend and after a resume.
+std::vector<float> logit_noise(size_t count, uint64_t seed, int64_t epoch);
+// The logits of the soft pass: `logits` itself without noise, else logits + noise written to
+// `storage` (noise already scaled).
+const std::vector<float>& soft_pass_logits(const std::vector<float>& logits,
+                                           const std::vector<float>* noise,
+                                           std::vector<float>& storage);
+
 // Each gate's op probabilities (the softmax of its logits): 16 floats per gate, gate-major.
 std::vector<float> op_probabilities(const std::vector<float>& logits);
 // Argmax op of each gate (first maximum on ties, as JAX).

@@ -80,6 +80,7 @@ class Trainer {
   TaskBatch data_;
   jax::EpochKeys jax_rollout_keys_;  // the notebook's per-epoch rollout keys (async masks)
   std::vector<uint8_t> masks_;       // this epoch's async fire masks
+  std::vector<float> noise_;         // this epoch's logit noise (scaled), when on
   bool keep_undo_ = false;
   struct Snapshot {
     int64_t steps = -1;  // -1: none kept for the last epoch

@@ -63,8 +63,8 @@ class VulkanBackend : public Backend {
   bool trains_on_device() const override;
   void upload_training_state(const Model& model, const AdamW& optimizer) override;
   DeviceEpoch train_epoch(const Model& model, const AdamWSettings& settings, int64_t step,
-                          double forward_temperature, const Target& target,
-                          const RolloutBatch& batch) override;
+                          double forward_temperature, const std::vector<float>* logit_noise,
+                          const Target& target, const RolloutBatch& batch) override;
   void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
                                std::vector<float>& second_moment) override;
   int validation_errors() const;

@@ -100,13 +100,21 @@ struct TrainingCli {
                    "forward-only sharpening: the forward pass's final temperature, in (0, 1] (1 = "
                    "off); the gradient still flows through the undivided softmax")
         ->capture_default_str()
-        ->check(positive_number<float>());
+        ->check(rate<float>());
     app.add_option("--sharpen-start", config.sharpen_start,
                    "epoch where the forward temperature starts falling from 1")
         ->capture_default_str()
         ->check(non_negative_integer());
     app.add_option("--sharpen-end", config.sharpen_end,
                    "epoch where it reaches --sharpen-to (geometrically) and stays")
+        ->capture_default_str()
+        ->check(non_negative_integer());
+    app.add_option("--noise", config.noise,
+                   "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch "
+                   "(0 = off)")
+        ->capture_default_str()
+        ->check(number_from_to<float>(0, 100));
+    app.add_option("--noise-start", config.noise_start, "epoch from which --noise applies")
         ->capture_default_str()
         ->check(non_negative_integer());
     app.add_flag("--repair", config.repair,

@@ -51,6 +51,10 @@ double forward_temperature(const ExperimentConfig& c, int64_t epoch) {
   return std::exp(std::log(double(c.sharpen_to)) * progress);
 }
 
+float noise_scale(const ExperimentConfig& c, int64_t epoch) {
+  return epoch >= c.noise_start ? c.noise : 0.0f;
+}
+
 namespace {
 
 [[noreturn]] void reject(const std::string& field, const std::string& reason) {
@@ -102,6 +106,10 @@ void validate(const ExperimentConfig& c) {
   if (c.sharpen_end < c.sharpen_start)
     reject("sharpen_end", fmt::format("must not be before sharpen_start ({}), got {}",
                                       c.sharpen_start, c.sharpen_end));
+  if (!(c.noise >= 0.0f && c.noise <= 100.0f))
+    reject("noise", fmt::format("must be between 0 (off) and 100, got {}", c.noise));
+  if (c.noise_start < 0)
+    reject("noise_start", fmt::format("must be non-negative, got {}", c.noise_start));
   if (c.stop_when_solved < 0)
     reject("stop_when_solved", fmt::format("must be non-negative, got {}", c.stop_when_solved));
   if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))

@@ -90,6 +90,8 @@ const std::vector<const char*>& config_keys() {
                                                 "sharpen_to",
                                                 "sharpen_start",
                                                 "sharpen_end",
+                                                "noise",
+                                                "noise_start",
                                                 "repair"};
   return keys;
 }
@@ -121,6 +123,8 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"sharpen_to", c.sharpen_to},
       {"sharpen_start", c.sharpen_start},
       {"sharpen_end", c.sharpen_end},
+      {"noise", c.noise},
+      {"noise_start", c.noise_start},
       {"repair", c.repair},
   };
 }
@@ -169,6 +173,8 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_float(json, "sharpen_to", c.sharpen_to);
   read_integer(json, "sharpen_start", c.sharpen_start, 0);
   read_integer(json, "sharpen_end", c.sharpen_end, 0);
+  read_float(json, "noise", c.noise);
+  read_integer(json, "noise_start", c.noise_start, 0);
   read(json, "repair", c.repair);
   validate(c);
   return c;

@@ -107,6 +107,25 @@ std::vector<float> soft_coefficients(const std::vector<float>& logits, double te
   return coeffs;
 }
 
+std::vector<float> logit_noise(size_t count, uint64_t seed, int64_t epoch) {
+  const uint64_t key = derive_key(derive_key(seed, 0x4E4F495345ull), uint64_t(epoch));  // "NOISE"
+  std::vector<float> noise(count);
+  for (size_t i = 0; i < count; ++i) {
+    const double u = (double(derive_key(key, i) >> 11) + 0.5) * 0x1p-53;  // in (0, 1)
+    noise[i] = float(-std::log(-std::log(u)));
+  }
+  return noise;
+}
+
+const std::vector<float>& soft_pass_logits(const std::vector<float>& logits,
+                                           const std::vector<float>* noise,
+                                           std::vector<float>& storage) {
+  if (!noise) return logits;
+  storage.resize(logits.size());
+  for (size_t i = 0; i < logits.size(); ++i) storage[i] = logits[i] + (*noise)[i];
+  return storage;
+}
+
 std::vector<float> op_probabilities(const std::vector<float>& logits) {
   std::vector<float> probabilities(logits.size());
   for (size_t g = 0; g < logits.size() / kNumOps; ++g) {

@@ -213,7 +213,10 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   const GridGeometry geo =
       make_grid_geometry(batch.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram prog = build_cell_program(model);
-  const std::vector<float> coeffs = soft_coefficients(model.logits, request.forward_temperature);
+  std::vector<float> noisy;
+  const std::vector<float>& soft_logits =
+      soft_pass_logits(model.logits, request.logit_noise, noisy);
+  const std::vector<float> coeffs = soft_coefficients(soft_logits, request.forward_temperature);
   if (cfg.async && !batch.fire_masks)
     throw std::invalid_argument("rollout: async config without fire masks");
   const uint8_t* masks = cfg.async ? batch.fire_masks : nullptr;
@@ -301,7 +304,7 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
     for (int chunk = 0; chunk < plan.num_chunks; ++chunk)
       for (size_t i = 0; i < sums_per_chunk; ++i)
         gate_sums[i] += chunk_sums[size_t(chunk) * sums_per_chunk + i];
-    logit_gradient_from_sums(model.logits, gate_sums, result.grad);
+    logit_gradient_from_sums(soft_logits, gate_sums, result.grad);
   }
 
   if (request.hard_loss) {

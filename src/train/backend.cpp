@@ -13,8 +13,8 @@ namespace {
 }  // namespace
 
 void Backend::upload_training_state(const Model&, const AdamW&) { no_device_training(); }
-DeviceEpoch Backend::train_epoch(const Model&, const AdamWSettings&, int64_t, double, const Target&,
-                                 const RolloutBatch&) {
+DeviceEpoch Backend::train_epoch(const Model&, const AdamWSettings&, int64_t, double,
+                                 const std::vector<float>*, const Target&, const RolloutBatch&) {
   no_device_training();
 }
 void Backend::download_training_state(std::vector<float>&, std::vector<float>&,

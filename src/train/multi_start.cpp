@@ -72,6 +72,8 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
     model.config.sharpen_to = run.sharpen_to;
     model.config.sharpen_start = run.sharpen_start;
     model.config.sharpen_end = run.sharpen_end;
+    model.config.noise = run.noise;
+    model.config.noise_start = run.noise_start;
     c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
     if (state) restore_training(*c.trainer, std::move(*state));
     out.push_back(std::move(c));

@@ -115,6 +115,12 @@ EpochStats Trainer::run_epoch() {
   const ExperimentConfig& cfg = model_.config;
   RolloutBatch batch{cfg.batch, data_.initial_states.data(), cfg.async ? masks_.data() : nullptr};
   const double temperature = forward_temperature(cfg, epoch_);
+  const float noise = noise_scale(cfg, epoch_);
+  if (noise > 0) {
+    noise_ = logit_noise(model_.logits.size(), cfg.seed, epoch_);
+    for (float& g : noise_) g *= noise;
+  }
+  const std::vector<float>* logit_noise_used = noise > 0 ? &noise_ : nullptr;
   EpochStats stats;
   stats.epoch = epoch_;
   undone_.reset();
@@ -134,7 +140,7 @@ EpochStats Trainer::run_epoch() {
       device_needs_upload_ = false;
     }
     const DeviceEpoch d = backend_.train_epoch(model_, optimizer_.settings(), device_steps_ + 1,
-                                               temperature, data_.target, batch);
+                                               temperature, logit_noise_used, data_.target, batch);
     if (!std::isfinite(d.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
     if (!d.finite_gradient) throw std::runtime_error("gradient: contains NaN or infinity");
     ++device_steps_;
@@ -143,8 +149,9 @@ EpochStats Trainer::run_epoch() {
     stats.hard_loss = d.hard_loss;
     stats.active_gates = d.active_gates;
   } else {
-    RolloutResult r = backend_.rollout(model_, data_.target, batch,
-                                       RolloutRequest{.forward_temperature = temperature});
+    RolloutResult r = backend_.rollout(
+        model_, data_.target, batch,
+        RolloutRequest{.forward_temperature = temperature, .logit_noise = logit_noise_used});
     if (!std::isfinite(r.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
     stats.soft_loss = r.soft_loss;
     stats.hard_loss = r.hard_loss;

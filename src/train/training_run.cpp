@@ -364,6 +364,9 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   if (config.sharpen_to != 1.0f)
     out << fmt::format("forward-only sharpening: temperature 1 to {:g} over epochs {}-{}\n",
                        config.sharpen_to, config.sharpen_start, config.sharpen_end);
+  if (config.noise > 0)
+    out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}\n", config.noise,
+                       config.noise_start);
   for (const std::string& line : repair_lines) out << line;
   if (starts > 1)
     out << fmt::format("start {} of {} (seed {}) {}\n", summary.chosen_start, starts,

@@ -24,8 +24,10 @@ bool is_run_length(std::string_view key) {
   return key == "epochs" || key == "stop_when_solved" || key == "repair";
 }
 
+// Keys of the per-epoch schedules (sharpening and noise).
 bool is_sharpening(std::string_view key) {
-  return key == "sharpen_to" || key == "sharpen_start" || key == "sharpen_end";
+  return key == "sharpen_to" || key == "sharpen_start" || key == "sharpen_end" || key == "noise" ||
+         key == "noise_start";
 }
 
 // Whether two sharpening schedules give the same forward temperature at every epoch before
@@ -33,7 +35,9 @@ bool is_sharpening(std::string_view key) {
 // run's checkpoint can be continued with a schedule that starts later).
 bool same_schedule_until(const ExperimentConfig& a, const ExperimentConfig& b, int64_t epochs) {
   for (int64_t e = 0; e < epochs; ++e)
-    if (forward_temperature(a, e) != forward_temperature(b, e)) return false;
+    if (forward_temperature(a, e) != forward_temperature(b, e) ||
+        noise_scale(a, e) != noise_scale(b, e))
+      return false;
   return true;
 }
 

@@ -39,6 +39,7 @@ enum Binding : uint32_t {
   kOptimizerScalars,
   kTrainResults,
   kLogitGradients,
+  kLogitNoise,
   kBindingCount
 };
 
@@ -74,10 +75,12 @@ inline constexpr BindingName kBindingNames[kBindingCount] = {
     {"OptimizerScalars", "optimizer scalars"},
     {"TrainResults", "train results"},
     {"LogitGradients", "logit gradients"},
+    {"LogitNoise", "logit noise"},
 };
 
-// Floats of the optimizer-scalars buffer: AdamW's 8, then the forward pass's inverse temperature.
-constexpr uint32_t kOptimizerScalarCount = 9;
+// Floats of the optimizer-scalars buffer: AdamW's 8, the forward pass's inverse temperature, and 1
+// when the logit-noise buffer holds this epoch's noise (else 0).
+constexpr uint32_t kOptimizerScalarCount = 10;
 
 // The push-constant block, field for field (32-bit unsigned each, in this order).
 struct Push {

@@ -98,7 +98,7 @@ struct PlanKey {
 
 // Where each piece lives in the staging buffer (byte offsets).
 struct StagingLayout {
-  size_t coefficients, initial_state, masks, target, upload_end;
+  size_t coefficients, initial_state, masks, target, noise, upload_end;
   size_t optimizer, losses, gate_sums, final_state, train_results, total;
 };
 
@@ -311,6 +311,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
       floats(kOptimizerScalarCount),
       floats(2),
       floats(uint64_t(num_gates) * kNumOps),
+      floats(uint64_t(num_gates) * kNumOps),
   };
   for (uint32_t b = 0; b < kBindingCount; ++b) {
     if (sizes[b] > binding)
@@ -335,6 +336,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   L.masks = take(sizes[kMasks]);
   L.target = take(sizes[kTargetValues]);
   L.optimizer = take(sizes[kOptimizerScalars]);
+  L.noise = take(sizes[kLogitNoise]);
   L.upload_end = at;
   L.train_results = take(sizes[kTrainResults]);
   L.losses = take(sizes[kLossPartials]);
@@ -361,7 +363,8 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
 
 namespace {
 // kTrain: coefficients from the device's logits, and the gradient and AdamW step on the device.
-enum Flags { kGradient = 1, kHard = 2, kFinalState = 4, kProfile = 8, kTrain = 16 };
+// kNoise (with kTrain): this epoch's logit noise uploaded for the soft pass.
+enum Flags { kGradient = 1, kHard = 2, kFinalState = 4, kProfile = 8, kTrain = 16, kNoise = 32 };
 }  // namespace
 
 VkCommandBuffer VulkanBackend::Impl::record(int flags) {
@@ -495,6 +498,8 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
   const bool train = flags & kTrain;
   if (train) {
     copy(staging, layout.optimizer, buffers[kOptimizerScalars], 0, kOptimizerScalarCount * 4);
+    if (flags & kNoise)
+      copy(staging, layout.noise, buffers[kLogitNoise], 0, buffers[kLogitNoise].bytes);
     vkCmdFillBuffer(cb, buffers[kTrainResults].buffer, 0, VK_WHOLE_SIZE, 0);
   } else {
     copy(staging, layout.coefficients, buffers[kCoefficients], 0, buffers[kCoefficients].bytes);
@@ -681,7 +686,10 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
   I.prepare(model, target, batch, false);
   // The host's parameters: soft and hard coefficients.
   char* staging = static_cast<char*>(I.staging.mapped);
-  const std::vector<float> soft = soft_coefficients(model.logits, request.forward_temperature);
+  std::vector<float> noisy;
+  const std::vector<float>& soft_logits =
+      soft_pass_logits(model.logits, request.logit_noise, noisy);
+  const std::vector<float> soft = soft_coefficients(soft_logits, request.forward_temperature);
   const std::vector<uint8_t> hard = hard_ops(model.logits);
   float* coefficients = reinterpret_cast<float*>(staging + I.layout.coefficients);
   std::memcpy(coefficients, soft.data(), soft.size() * 4);
@@ -698,7 +706,7 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
   if (request.gradient) {
     const float* sums = reinterpret_cast<const float*>(staging + I.layout.gate_sums);
     std::vector<double> gate_sums(sums, sums + size_t(I.num_gates) * 4);
-    logit_gradient_from_sums(model.logits, gate_sums, result.grad);
+    logit_gradient_from_sums(soft_logits, gate_sums, result.grad);
   }
   if (request.final_state) {
     const float* state = reinterpret_cast<const float*>(staging + I.layout.final_state);
@@ -719,7 +727,8 @@ void VulkanBackend::upload_training_state(const Model& model, const AdamW& optim
 
 DeviceEpoch VulkanBackend::train_epoch(const Model& model, const AdamWSettings& settings,
                                        int64_t step, double forward_temperature,
-                                       const Target& target, const RolloutBatch& batch) {
+                                       const std::vector<float>* logit_noise, const Target& target,
+                                       const RolloutBatch& batch) {
   Impl& I = *impl_;
   I.prepare(model, target, batch, true);
   const float scalars[kOptimizerScalarCount] = {settings.learning_rate,
@@ -730,11 +739,17 @@ DeviceEpoch VulkanBackend::train_epoch(const Model& model, const AdamWSettings& 
                                                 settings.clip,
                                                 1.0f - std::pow(settings.beta1, float(step)),
                                                 1.0f - std::pow(settings.beta2, float(step)),
-                                                float(1.0 / forward_temperature)};
+                                                float(1.0 / forward_temperature),
+                                                logit_noise ? 1.0f : 0.0f};
   char* staging = static_cast<char*>(I.staging.mapped);
   std::memcpy(staging + I.layout.optimizer, scalars, sizeof(scalars));
+  if (logit_noise) {
+    if (logit_noise->size() != model.logits.size())
+      throw std::invalid_argument("train_epoch: logit noise does not match the logits");
+    std::memcpy(staging + I.layout.noise, logit_noise->data(), logit_noise->size() * 4);
+  }
   const bool profiling = I.options.profile && I.queries;
-  I.submit(kGradient | kHard | kTrain | (profiling ? kProfile : 0));
+  I.submit(kGradient | kHard | kTrain | (logit_noise ? kNoise : 0) | (profiling ? kProfile : 0));
   uint32_t results[2];
   std::memcpy(results, staging + I.layout.train_results, sizeof(results));
   return {I.loss_sum(0), I.loss_sum(1), int(results[0]), results[1] == 0};

@@ -28,7 +28,8 @@ RolloutResult VulkanBackend::rollout(const Model&, const Target&, const RolloutB
 bool VulkanBackend::trains_on_device() const { return false; }
 void VulkanBackend::upload_training_state(const Model&, const AdamW&) { not_built(); }
 DeviceEpoch VulkanBackend::train_epoch(const Model&, const AdamWSettings&, int64_t, double,
-                                       const Target&, const RolloutBatch&) {
+                                       const std::vector<float>*, const Target&,
+                                       const RolloutBatch&) {
   not_built();
 }
 void VulkanBackend::download_training_state(std::vector<float>&, std::vector<float>&,

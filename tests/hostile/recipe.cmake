@@ -51,8 +51,13 @@ dlca_cli_test(recipe.sharpen sh -c "${train} --epochs 12 --sharpen-to 0.1 --shar
 set_tests_properties(recipe.sharpen PROPERTIES PASS_REGULAR_EXPRESSION
   "\nforward-only sharpening: temperature 1 to 0.1 over epochs 4-10\n.*refused")
 dlca_cli_test(recipe.sharpen_to_above_one ${expect}
-  "^train_checkerboard: invalid configuration: sharpen_to: must be in .0, 1. .1: no sharpening., got 1.5"
+  "^train_checkerboard: --sharpen-to: must be a number above 0 and at most 1, got 1.5"
   ${train} --sharpen-to 1.5)
+dlca_cli_test(recipe.sharpen_to_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"sharpen_to\": 0/' \
+  ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q sharpen_to x.json \
+  && ${expect} 'x.json: sharpen_to: must be in .0, 1. .1: no sharpening., got 0' $<TARGET_FILE:dlca_train> --config x.json")
+dlca_cli_test(recipe.noise_negative ${expect}
+  "^train_checkerboard: --noise: must be a number from 0 to 100, got -1" ${train} --noise -1)
 dlca_cli_test(recipe.sharpen_end_before_start ${expect}
   "^train_checkerboard: invalid configuration: sharpen_end: must not be before sharpen_start"
   ${train} --sharpen-start 9 --sharpen-end 3)
