@@ -1,6 +1,7 @@
 // Training on the device, start of an epoch: each gate's softmax (of its logits over the forward
-// temperature, forward-only sharpening) folded into its 4 affine coefficients, its argmax op's coefficients (first maximum on ties) for the hard rollout, and the
-// count of active gates (argmax neither A nor B, docs/MODEL.md §11.1).
+// temperature, forward-only sharpening) folded into its 4 affine coefficients, its argmax op's
+// coefficients (first maximum on ties) for the hard rollout, and the count of active gates (argmax
+// neither A nor B, docs/MODEL.md §11.1).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
