@@ -1,5 +1,5 @@
-// Training on the device, start of an epoch: each gate's softmax (of its logits over the forward
-// temperature, forward-only sharpening) folded into its 4 affine coefficients, its argmax op's
+// Training on the device, start of an epoch: each gate's softmax (of its soft-pass logits, with any
+// noise, over the forward temperature) folded into its 4 affine coefficients, its argmax op's
 // coefficients (first maximum on ties) for the hard rollout, and the count of active gates (argmax
 // neither A nor B, docs/MODEL.md §11.1).
 #version 450
