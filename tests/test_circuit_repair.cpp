@@ -71,8 +71,11 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   CHECK(hard_ops(broken)[size_t(broken_gate)] != right_op);
 
   // Every gate a candidate, every op with probability at least 1e-6.
-  RepairSettings settings{
-      .uncertain_below = 1.01, .min_probability = 1e-6, .max_alternatives = 15, .threads = 1};
+  RepairSettings settings;
+  settings.uncertain_below = 1.01;
+  settings.min_probability = 1e-6;
+  settings.max_alternatives = 15;
+  settings.threads = 1;
   const RepairReport one = search_repair(problem, broken, settings);
   settings.threads = 2;
   const RepairReport two = search_repair(problem, broken, settings);
@@ -92,7 +95,9 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   apply_repair(one.changes, repaired);
   CHECK(hard_loss(problem, repaired) == 0);
   // The search itself changes nothing, and a search that may not pass at all reports the start.
-  CHECK(search_repair(problem, broken, {.max_passes = 0}).changes.empty());
+  RepairSettings no_pass;
+  no_pass.max_passes = 0;
+  CHECK(search_repair(problem, broken, no_pass).changes.empty());
 }
 
 TEST_CASE("applying a repair swaps the two logits (and companions); ties go to the new op") {

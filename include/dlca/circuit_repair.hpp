@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "dlca/cell_program.hpp"
@@ -17,6 +18,7 @@ struct RepairSettings {
   int max_alternatives = 2;       // the most likely ones of each gate
   int max_passes = 10;            // sweeps over the candidates while one improves
   int threads = 0;                // 0: all cores
+  std::function<bool()> stop;     // asked between chunks; true ends the search (Ctrl-C)
 };
 
 // One op change of a gate.
@@ -31,6 +33,7 @@ struct RepairReport {
   int64_t evaluations = 0;          // hard rollouts run
   int candidates = 0;               // (gate, op) alternatives considered per pass
   double seconds = 0;
+  bool stopped = false;  // ended by RepairSettings::stop
 };
 
 // The hard rollout the repair scores circuits with: one batch, synchronous when masks is null.

@@ -58,6 +58,10 @@ RepairReport search_repair(const RepairProblem& problem, const std::vector<float
     bool improved = false;
     size_t next = 0;
     while (next < candidates.size() && best > 0) {
+      if (settings.stop && settings.stop()) {
+        report.stopped = true;
+        break;
+      }
       const size_t count = std::min(chunk, candidates.size() - next);
       arena.execute([&] {
         tbb::parallel_for(size_t(0), count, [&](size_t i) {
@@ -89,7 +93,7 @@ RepairReport search_repair(const RepairProblem& problem, const std::vector<float
       improved = true;
       next += taken + 1;  // the rest of the chunk is scored again against the changed circuit
     }
-    if (!improved) break;
+    if (!improved || report.stopped) break;
   }
   report.hard_loss_after = best;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

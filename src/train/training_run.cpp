@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -117,6 +118,58 @@ size_t leading_candidate(const std::vector<EpochStats>& stats) {
   for (size_t k = 1; k < stats.size(); ++k)
     if (stats[k].hard_loss < stats[best].hard_loss) best = k;
   return best;
+}
+
+// --repair: tries to repair the candidates' hard circuits, lowest last hard loss first, and applies
+// the first repair that reaches hard loss 0 on the whole task; returns that candidate. Appends a
+// summary line per repair tried to `lines` and records the last in `record`. None is tried when a
+// candidate already scores 0; `stop` (Ctrl-C) ends the search early.
+std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, int threads,
+                                        const std::function<bool()>& stop,
+                                        std::vector<std::string>& lines, nlohmann::json& record) {
+  const size_t starts = candidates.size();
+  std::vector<size_t> order(starts);
+  for (size_t k = 0; k < starts; ++k) order[k] = k;
+  const auto last_hard = [&](size_t k) {
+    const auto& h = candidates[k]->history();
+    return h.empty() ? 0.0 : h.back().hard_loss;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return last_hard(a) < last_hard(b); });
+  if (last_hard(order[0]) == 0) return std::nullopt;
+  for (size_t k : order) {
+    if (stop()) break;
+    Trainer& candidate = *candidates[k];
+    const RepairReport report =
+        candidate.search_repair(RepairSettings{.threads = threads, .stop = stop});
+    bool works = report.hard_loss_after == 0;
+    if (works) {
+      Model repaired = candidate.model();
+      apply_repair(report.changes, repaired.logits);
+      works = candidate.task().solved_by(repaired);
+    }
+    lines.push_back(fmt::format(
+        "repair{}: hard loss {:g} -> {:g}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
+        starts > 1 ? fmt::format(" of start {}", k) : std::string(), report.hard_loss_before,
+        report.hard_loss_after, report.changes.size(), report.changes.size() == 1 ? "" : "s",
+        report.evaluations, report.seconds,
+        works                         ? ": applied"
+        : report.hard_loss_after == 0 ? ": not the whole task, not applied"
+        : report.stopped              ? ": stopped, nothing changed"
+                                      : ": not solved, nothing changed"));
+    record = {{"start", k},
+              {"hard_loss_before", report.hard_loss_before},
+              {"hard_loss_after", report.hard_loss_after},
+              {"gates_changed", report.changes.size()},
+              {"hard_rollouts", report.evaluations},
+              {"seconds", report.seconds},
+              {"applied", works}};
+    if (works) {
+      candidate.apply_repair(report);
+      return k;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -249,53 +302,15 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   if (live) std::fprintf(stderr, "\n");
   summary.stop_signal = options.handle_signals ? StopSignals::signal_number() : 0;
 
-  // --repair: a run that trained all its epochs unsolved tries to repair its candidates' hard
-  // circuits, lowest hard loss first, and keeps the first repair that reaches 0.
+  // --repair: a run that trained all its epochs unsolved tries to repair its candidates' circuits.
   std::vector<std::string> repair_lines;
   if (trainer().model().config.repair && !solved() && trainer().epoch() >= options.epochs &&
-      !stop_requested()) {
-    std::vector<size_t> order(starts);
-    for (size_t k = 0; k < starts; ++k) order[k] = k;
-    const auto last_hard = [&](size_t k) {
-      const auto& h = candidates[k]->history();
-      return h.empty() ? 0.0 : h.back().hard_loss;
-    };
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return last_hard(a) < last_hard(b); });
-    if (last_hard(order[0]) > 0)
-      for (size_t k : order) {
-        Trainer& candidate = *candidates[k];
-        const RepairReport report =
-            candidate.search_repair(RepairSettings{.threads = options.threads});
-        bool works = report.hard_loss_after == 0;
-        if (works) {
-          Model repaired_model = candidate.model();
-          apply_repair(report.changes, repaired_model.logits);
-          works = candidate.task().solved_by(repaired_model);
-        }
-        repair_lines.push_back(fmt::format(
-            "repair{}: hard loss {:g} -> {:g}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
-            starts > 1 ? fmt::format(" of start {}", k) : std::string(), report.hard_loss_before,
-            report.hard_loss_after, report.changes.size(), report.changes.size() == 1 ? "" : "s",
-            report.evaluations, report.seconds,
-            works                         ? ": applied"
-            : report.hard_loss_after == 0 ? ": not the whole task, not applied"
-                                          : ": not solved, nothing changed"));
-        summary.repair = {{"start", k},
-                          {"hard_loss_before", report.hard_loss_before},
-                          {"hard_loss_after", report.hard_loss_after},
-                          {"gates_changed", report.changes.size()},
-                          {"hard_rollouts", report.evaluations},
-                          {"seconds", report.seconds},
-                          {"applied", works}};
-        if (works) {
-          candidate.apply_repair(report);
-          chosen = k;
-          repaired = true;
-          break;
-        }
-      }
-  }
+      !stop_requested())
+    if (const auto k = repair_candidates(candidates, options.threads, stop_requested, repair_lines,
+                                         summary.repair)) {
+      chosen = *k;
+      repaired = true;
+    }
 
   const std::vector<EpochStats> history = measured();
   std::vector<double> epoch_ms;
