@@ -1,5 +1,5 @@
 // Exports of a hard circuit (circuit.hpp) that need nothing from dlca: C source of a function over
-// bit-packed words, and Verilog (a combinational module for one cell plus a grid wrapper). The
+// bit-packed words, a JavaScript kernel for the browser page, and Verilog (a combinational module for one cell plus a grid wrapper). The
 // DigitalJS export sits beside its import in digitaljs.hpp.
 #pragma once
 
@@ -14,6 +14,10 @@ namespace dlca {
 // patch[9c + p] points to `words` words whose bit i is patch position p (row-major 3x3, 4 = the
 // cell itself) of channel c for cell 64w + i; next[c] receives the new state of channel c.
 std::string circuit_to_c(const Circuit& circuit, const std::string& name);
+
+// A JavaScript function expression `(function (patch, next, words) {...})` over Int32Array words,
+// 32 cells a word, with the same patch/next layout as circuit_to_c (the browser page's kernel).
+std::string circuit_to_javascript(const Circuit& circuit);
 
 // Verilog-2001: module NAME_cell (input [9C-1:0] patch, output [C-1:0] next), with patch bit 9c + p
 // as above; and module NAME_grid #(WIDTH, HEIGHT, PERIODIC) (clk, load, init, state) holding a

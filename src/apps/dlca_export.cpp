@@ -1,7 +1,9 @@
 // dlca_export: turns a trained model (pruned to its hard circuit, docs/MODEL.md §11.2) or a
-// DigitalJS circuit into DigitalJS JSON, C source and Verilog, and reports the gate counts.
+// DigitalJS circuit into DigitalJS JSON, C source, Verilog and a self-contained browser page, and
+// reports the gate counts.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include "tools.hpp"
 
@@ -12,20 +14,25 @@
 #include "dlca/atomic_file.hpp"
 #include "dlca/circuit_export.hpp"
 #include "dlca/digitaljs.hpp"
+#include "dlca/html_page.hpp"
 #include "dlca/model_file.hpp"
 #include "dlca/output_paths.hpp"
 #include "dlca/stop_signals.hpp"
 
 int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
-  std::string model_path, circuit_path, digitaljs_path, c_path, verilog_path, name;
+  std::string model_path, circuit_path, digitaljs_path, c_path, verilog_path, html_path, name;
   CLI::App app{
       "Export the hard circuit of a DiffLogic CA: DigitalJS (the paper's viewer), C (a function "
-      "over bit-packed words) and Verilog (a cell module and a grid wrapper)."};
+      "over bit-packed words), Verilog (a cell module and a grid wrapper) and a browser page that "
+      "runs it live (one self-contained HTML file)."};
   auto* model = app.add_option("--model", model_path, "model file written by --save");
   app.add_option("--circuit", circuit_path, "DigitalJS circuit (.json)")->excludes(model);
   app.add_option("--digitaljs", digitaljs_path, "write the pruned circuit as DigitalJS JSON");
   app.add_option("--c", c_path, "write C source");
   app.add_option("--verilog", verilog_path, "write Verilog");
+  app.add_option("--html", html_path,
+                 "write a self-contained HTML page that runs the circuit live: damage, drawing, "
+                 "the error against the model's target, its facts and a drawing of the circuit");
   app.add_option("--name", name,
                  "function / module name, a C identifier that is not a keyword (default: the "
                  "experiment's name, made one)");
@@ -46,16 +53,26 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
   try {
     dlca::check_output_paths(
         {{"--model", model_path}, {"--circuit", circuit_path}},
-        {{"--digitaljs", digitaljs_path}, {"--c", c_path}, {"--verilog", verilog_path}});
-    dlca::Circuit circuit;
+        {{"--digitaljs", digitaljs_path},
+         {"--c", c_path},
+         {"--verilog", verilog_path},
+         {"--html", html_path}});
+    dlca::PageContent page;  // what the browser page shows besides the circuit
+    dlca::Circuit& circuit = page.circuit;
     if (!model_path.empty()) {
       const dlca::Model m = dlca::load_model(model_path);
       circuit = dlca::prune(m);
+      page.title = m.config.name;
+      page.source = std::filesystem::path(model_path).filename().string();
+      page.config = m.config;
+      page.task = m.task;
+      page.active_gates = dlca::active_gate_count(m.logits);
       if (name.empty()) name = m.config.name;
-      std::cout << fmt::format("active gates (docs/MODEL.md §11.1): {}\n",
-                               dlca::active_gate_count(m.logits));
+      std::cout << fmt::format("active gates (docs/MODEL.md §11.1): {}\n", page.active_gates);
     } else {
       circuit = dlca::load_digitaljs(circuit_path);
+      page.title = std::filesystem::path(circuit_path).stem().string();
+      page.source = std::filesystem::path(circuit_path).filename().string();
       if (name.empty()) name = "circuit";
     }
     if (!named) name = dlca::identifier_from(name);
@@ -68,6 +85,7 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
     if (!c_path.empty()) dlca::write_file_atomically(c_path, dlca::circuit_to_c(circuit, name));
     if (!verilog_path.empty())
       dlca::write_file_atomically(verilog_path, dlca::circuit_to_verilog(circuit, name));
+    if (!html_path.empty()) dlca::write_file_atomically(html_path, dlca::circuit_page_html(page));
     return 0;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory while exporting the circuit\n", program);

@@ -58,6 +58,21 @@ std::string signal_name(const Circuit& circuit, uint32_t s, InputName&& input_na
   return s < circuit.num_inputs() ? input_name(s) : fmt::format("g{}", s - circuit.num_inputs());
 }
 
+// One statement per gate, "PREFIX g<i> = EXPR;", over the patch values p<s>: the straight-line body
+// shared by the C and JavaScript exports (~ & | ^ mean the same on their words).
+std::string gate_statements(const Circuit& circuit, const std::string& prefix,
+                            const std::string& zero, const std::string& one) {
+  const auto input = [](uint32_t s) { return fmt::format("p{}", s); };
+  std::string out;
+  for (size_t i = 0; i < circuit.gates.size(); ++i) {
+    const CircuitGate& g = circuit.gates[i];
+    out += fmt::format("{} g{} = {};\n", prefix, i,
+                       gate_expression(g.op, signal_name(circuit, g.a, input),
+                                       signal_name(circuit, g.b, input), zero, one));
+  }
+  return out;
+}
+
 bool is_identifier(const std::string& name) {
   return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
          std::all_of(name.begin(), name.end(), [](char ch) {
@@ -133,16 +148,31 @@ std::string circuit_to_c(const Circuit& circuit, const std::string& name) {
   out += "  for (size_t w = 0; w < words; ++w) {\n";
   for (uint32_t s = 0; s < circuit.num_inputs(); ++s)
     if (used[s]) out += fmt::format("    const uint64_t p{} = in{}[w];\n", s, s);
-  for (size_t i = 0; i < circuit.gates.size(); ++i) {
-    const CircuitGate& g = circuit.gates[i];
-    out += fmt::format(
-        "    const uint64_t g{} = {};\n", i,
-        gate_expression(g.op, signal_name(circuit, g.a, input), signal_name(circuit, g.b, input),
-                        "(uint64_t)0", "~(uint64_t)0"));
-  }
+  out += gate_statements(circuit, "    const uint64_t", "(uint64_t)0", "~(uint64_t)0");
   for (int c = 0; c < circuit.channels; ++c)
     out += fmt::format("    out{}[w] = {};\n", c, signal_name(circuit, circuit.outputs[c], input));
   out += "  }\n}\n";
+  return out;
+}
+
+std::string circuit_to_javascript(const Circuit& circuit) {
+  std::string out = fmt::format(
+      "(function (patch, next, words) {{\n"
+      "  // dlca: the hard circuit of one cell ({} channels, {} gates), 32 cells per word.\n",
+      circuit.channels, circuit.gates.size());
+  const std::vector<bool> used = circuit.used_inputs();
+  for (uint32_t s = 0; s < circuit.num_inputs(); ++s)
+    if (used[s]) out += fmt::format("  const in{} = patch[{}];\n", s, s);
+  for (int c = 0; c < circuit.channels; ++c)
+    out += fmt::format("  const out{} = next[{}];\n", c, c);
+  out += "  for (let w = 0; w < words; ++w) {\n";
+  for (uint32_t s = 0; s < circuit.num_inputs(); ++s)
+    if (used[s]) out += fmt::format("    const p{} = in{}[w];\n", s, s);
+  out += gate_statements(circuit, "    const", "0", "-1");
+  const auto input = [](uint32_t s) { return fmt::format("p{}", s); };
+  for (int c = 0; c < circuit.channels; ++c)
+    out += fmt::format("    out{}[w] = {};\n", c, signal_name(circuit, circuit.outputs[c], input));
+  out += "  }\n})";
   return out;
 }
 
