@@ -6,7 +6,8 @@ packages=(cmake g++ make pkg-config libhwy-dev libtbb-dev doctest-dev libcli11-d
   libfmt-dev libstb-dev libgif-dev zlib1g-dev gcc iverilog
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslang-tools
   openmpi-bin libopenmpi-dev
-  python3 python3-dev python3-numpy pybind11-dev python3-pybind11)
+  python3 python3-dev python3-numpy pybind11-dev python3-pybind11
+  chromium python3-pil)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

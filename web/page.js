@@ -119,12 +119,33 @@
       if (fireRate !== undefined) {
         const [kh, kl] = keyOf(this.seed, 1000 + this.steps);
         const rate = Math.fround(fireRate);
+        // derive_key(key, cell) = mix64(key ^ mix64(cell ^ K)): the inner half depends on the
+        // cell alone and is kept (8 bytes a cell) for grids up to 4M cells.
+        const cells = H * W;
+        if (!this.cellMix && cells <= 4194304) {
+          this.cellMix = new Uint32Array(2 * cells);
+          for (let i = 0; i < cells; ++i) {
+            mix64(0x243f6a88, (i ^ 0x85a308d3) >>> 0);
+            this.cellMix[2 * i] = rh;
+            this.cellMix[2 * i + 1] = rl;
+          }
+        }
+        const mixed = this.cellMix;
         for (let y = 0; y < H; ++y)
           for (let w = 0; w < RW; ++w) {
             let mask = 0;
             const cell0 = y * W + w * 32;
-            for (let b = 0; b < 32 && w * 32 + b < W; ++b)
-              if (rate > 0 && draw24(kh, kl, cell0 + b) / 16777216 <= rate) mask |= 1 << b;
+            for (let b = 0; b < 32 && w * 32 + b < W; ++b) {
+              const cell = cell0 + b;
+              let k;
+              if (mixed) {
+                mix64((kh ^ mixed[2 * cell]) >>> 0, (kl ^ mixed[2 * cell + 1]) >>> 0);
+                k = rh >>> 8;
+              } else {
+                k = draw24(kh, kl, cell);
+              }
+              if (rate > 0 && k / 16777216 <= rate) mask |= 1 << b;
+            }
             this.fire[y * RW + w] = mask;
           }
       }
@@ -420,6 +441,7 @@
   $('fire-rate').oninput = () => { $('fire-rate-text').textContent = $('fire-rate').value; };
   $('radius').oninput = () => { $('radius-text').textContent = $('radius').value + ' cells'; };
   const seedInput = () => Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, Math.floor(Number($('seed').value)) || 0));
+  $('reset-start').onclick = () => reset(initialKind(), seedInput());
   $('reset-random').onclick = () => reset('random', seedInput());
   $('reset-seed').onclick = () => reset('seed');
   $('reset-target').onclick = () => reset('target');
@@ -435,7 +457,10 @@
   function fact(name, value) {
     const row = $('facts-table').insertRow();
     row.insertCell().textContent = name;
-    row.insertCell().textContent = typeof value === 'string' ? value : JSON.stringify(value);
+    // Numbers read back from 32-bit floats (0.6000000238...) are shown with 7 digits.
+    const shown = (v) => typeof v === 'number' ? String(Number(v.toPrecision(7))) :
+        Array.isArray(v) ? '[' + v.map(shown).join(', ') + ']' : JSON.stringify(v);
+    row.insertCell().textContent = typeof value === 'string' ? value : shown(value);
   }
   function showFacts() {
     document.title = `dlca: ${data.title}`;
@@ -549,7 +574,12 @@
   }
 
   // ---- start ----------------------------------------------------------------------------------
-  function initialKind() { return task.kind === 'image' && task.seed_cell === 'center' ? 'seed' : 'random'; }
+  // How training started its grids: an image task from the seed cell or an empty grid, the others
+  // from random cells.
+  function initialKind() {
+    if (task.kind !== 'image') return 'random';
+    return task.seed_cell === 'center' ? 'seed' : 'clear';
+  }
   for (const [value, label] of [['rgb', 'RGB (channels 0-2)'], ...[...Array(C).keys()].map((c) => [String(c), `channel ${c}`])])
     if (value !== 'rgb' || C >= 3) $('show').add(new Option(label, value));
   $('show').value = page.show;
@@ -597,7 +627,7 @@
   };
   function info() {
     const g = page.grid;
-    return {step: g.steps, seed: g.seed, height: g.H, width: g.W, periodic: g.periodic,
+    return {channels: C, step: g.steps, seed: g.seed, height: g.H, width: g.W, periodic: g.periodic,
             error: error(), alive: alive(), playing: page.playing, measured: page.measured,
             mode: $('mode').value};
   }

@@ -14,9 +14,6 @@ import subprocess
 import tempfile
 import time
 
-SKIP = 77  # ctest's SKIP_RETURN_CODE for these tests
-
-
 def find_chromium():
     """The browser's path, or None: $DLCA_CHROMIUM, else chromium or chromium-browser on PATH."""
     named = os.environ.get("DLCA_CHROMIUM")
