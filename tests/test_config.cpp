@@ -90,6 +90,29 @@ TEST_CASE("impossible configurations are rejected by field") {
                   ConfigError);
 }
 
+TEST_CASE("a recipe gives starts, stop_when_solved and repair unless the file sets them") {
+  nlohmann::json j = config_to_json(checkerboard_sync_config());
+  for (const char* key : kRecipeKeys) j.erase(key);
+  j["recipe"] = "robust";
+  ExperimentConfig c = config_from_json(j);
+  CHECK(c.starts == 4);
+  CHECK(c.stop_when_solved == 1);
+  CHECK(c.repair);
+  j["repair"] = false;
+  j["starts"] = 2;
+  c = config_from_json(j);
+  CHECK(c.starts == 2);
+  CHECK(c.stop_when_solved == 1);
+  CHECK_FALSE(c.repair);
+  j.erase("repair");
+  j.erase("starts");
+  j["recipe"] = "paper";
+  c = config_from_json(j);
+  CHECK(c.starts == 1);
+  CHECK(c.stop_when_solved == 0);
+  CHECK_FALSE(c.repair);
+}
+
 TEST_CASE("configurations round-trip through JSON; unknown keys and wrong types are named") {
   const ExperimentConfig c = checkerboard_sync_config();
   const ExperimentConfig back = config_from_json(config_to_json(c));

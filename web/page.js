@@ -428,11 +428,28 @@
     page.show = $('show').value;
     draw();
   };
+  // The grid's bit planes (state, two shifted copies, next) take 4 bits per cell and channel: a
+  // grid is refused above 2^28 cell-channels (128 MB) rather than exhausting the tab's memory.
+  const kMaxCellChannels = 2 ** 28;
+  function sizeProblem(height, width) {
+    if (!(Number.isInteger(height) && Number.isInteger(width) && height >= 1 && width >= 1 &&
+          height <= 4096 && width <= 4096))
+      return `the grid's sides must be whole numbers from 1 to 4096, not ${width} x ${height}`;
+    if (height * width * C > kMaxCellChannels)
+      return `a ${width} x ${height} grid of ${C} channels is too large for the page ` +
+             `(at most ${kMaxCellChannels / C} cells at ${C} channels)`;
+    return null;
+  }
   $('resize').onclick = () => {
-    const clamp = (v) => Math.max(1, Math.min(4096, Math.floor(Number(v)) || 1));
-    $('width').value = clamp($('width').value);
-    $('height').value = clamp($('height').value);
-    makeGrid(Number($('height').value), Number($('width').value), $('boundary').value === 'periodic');
+    const height = Number($('height').value), width = Number($('width').value);
+    const problem = sizeProblem(height, width);
+    if (problem) {
+      $('status').textContent = problem;
+      $('width').value = page.grid.W;
+      $('height').value = page.grid.H;
+      return;
+    }
+    makeGrid(height, width, $('boundary').value === 'periodic');
     reset(initialKind(), page.grid.seed);
   };
   $('boundary').onchange = () => {
@@ -600,6 +617,8 @@
     reset: (kind, seed) => { reset(kind, seed); return info(); },
     run: (steps) => { run(steps); return info(); },
     resize: (height, width, periodic) => {
+      const problem = sizeProblem(height, width);
+      if (problem) throw new Error('resize: ' + problem);
       makeGrid(height, width, periodic === undefined ? page.grid.periodic : periodic);
       $('width').value = width;
       $('height').value = height;

@@ -21,18 +21,22 @@ const char* connection_name(Connection c);
 Connection parse_connection(const std::string& name);  // throws ConfigError
 
 // How to train: `paper` is the notebook's recipe, bit for bit; `robust` adds multi-start (several
-// candidate wirings trained side by side, the first that solves kept) and stops as soon as the hard
-// loss is 0, keeping the parameters that scored it (README, "Training recipes").
+// candidate wirings trained side by side, the first that solves kept), stops as soon as the hard
+// loss is 0, keeping the parameters that scored it, and repairs the circuit of a run that ends
+// unsolved (README, "Training recipes").
 enum class Recipe { kPaper, kRobust };
 
 const char* recipe_name(Recipe r);
 Recipe parse_recipe(const std::string& name);  // throws ConfigError
-// The values a recipe gives `starts` and `stop_when_solved` when they are not set explicitly.
+// The values a recipe gives `starts`, `stop_when_solved` and `repair` when they are not set
+// explicitly; kRecipeKeys names them as experiment files do.
 struct RecipeDefaults {
   int starts = 1;
   int stop_when_solved = 0;
+  bool repair = false;
 };
 RecipeDefaults recipe_defaults(Recipe recipe);
+inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "repair"};
 
 // Thrown for an impossible configuration; what() starts with the offending field's name.
 class ConfigError : public std::runtime_error {

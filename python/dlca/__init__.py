@@ -75,16 +75,16 @@ def experiment(source):
 
 def _configured(exp, options):
     """The experiment with configuration keys from `options` applied, as the command line does:
-    recipe first (its defaults for starts and stop_when_solved), then the other keys."""
+    recipe first (its defaults for starts, stop_when_solved and repair), then the other keys."""
     config = _json.loads(exp.config_json())
     if "recipe" in options:
         config["recipe"] = options["recipe"]
-        for key in ("starts", "stop_when_solved"):  # the recipe's defaults unless given
+        for key in ("starts", "stop_when_solved", "repair"):  # the recipe's defaults unless given
             config.pop(key, None)
     for key, value in options.items():
         if key == "recipe":
             continue
-        if key not in config and key not in ("starts", "stop_when_solved"):
+        if key not in config and key not in ("starts", "stop_when_solved", "repair"):
             raise ValueError("%s: not a training option or configuration key (options: %s; keys: %s)"
                              % (key, ", ".join(RUN_OPTIONS), ", ".join(sorted(config))))
         config[key] = value

@@ -81,11 +81,14 @@ struct TrainingCli {
            [this](const std::string& name) {
              config.recipe = parse_recipe(name);
              const RecipeDefaults defaults = recipe_defaults(config.recipe);
-             config.starts = defaults.starts;  // unless --starts or --stop-when-solved follow
+             // unless --starts, --stop-when-solved or --[no-]repair are given
+             config.starts = defaults.starts;
              config.stop_when_solved = defaults.stop_when_solved;
+             config.repair = defaults.repair;
            },
            "paper: the notebook's recipe, bit for bit; robust: 4 starts, stop at the first "
-           "epoch with hard loss 0 and keep those parameters (README, \"Training recipes\")")
+           "epoch with hard loss 0 and keep those parameters, repair an unsolved circuit "
+           "(README, \"Training recipes\")")
         ->check(CLI::IsMember({"paper", "robust"}));
     app.add_option("--starts", config.starts,
                    "candidates trained side by side from seeds derived from --seed; the first "
@@ -117,10 +120,10 @@ struct TrainingCli {
     app.add_option("--noise-start", config.noise_start, "epoch from which --noise applies")
         ->capture_default_str()
         ->check(non_negative_integer());
-    app.add_flag("--repair", config.repair,
+    app.add_flag("--repair,!--no-repair", config.repair,
                  "when training ends with hard loss above 0, try each uncertain gate's other "
                  "likely ops one at a time, keeping changes that lower it; the circuit is kept "
-                 "only if it reaches 0");
+                 "only if it reaches 0 (--no-repair: not even with --recipe robust)");
     app.add_option("--log", run.log_path,
                    "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms) and "
                    "its loss curves as SVG beside it");

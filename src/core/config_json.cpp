@@ -161,13 +161,14 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
     throw ConfigError(
         fmt::format("random_streams: must be \"dlca\" or \"jax\", got \"{}\"", streams));
   c.random_streams = streams == "jax" ? RandomStreams::kJax : RandomStreams::kDlca;
-  // A recipe gives starts and stop_when_solved their values unless the file sets them.
+  // A recipe gives starts, stop_when_solved and repair their values unless the file sets them.
   std::string recipe = recipe_name(c.recipe);
   read(json, "recipe", recipe);
   c.recipe = parse_recipe(recipe);
   const RecipeDefaults defaults = recipe_defaults(c.recipe);
   c.starts = defaults.starts;
   c.stop_when_solved = defaults.stop_when_solved;
+  c.repair = defaults.repair;
   read_integer(json, "stop_when_solved", c.stop_when_solved, 0);
   read_integer(json, "starts", c.starts, 1);
   read_float(json, "sharpen_to", c.sharpen_to);

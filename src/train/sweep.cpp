@@ -164,10 +164,10 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
     if (!keys.insert(s.key).second)
       throw ConfigError(fmt::format("--set {}: given twice (list its values in one --set)", s.key));
   }
-  // A recipe gives starts and stop_when_solved its values unless they are set explicitly.
+  // A recipe gives starts, stop_when_solved and repair their values unless they are set explicitly.
   const auto use_recipe = [&](nlohmann::json& json, const nlohmann::json& recipe) {
     json["recipe"] = recipe;
-    for (const char* key : {"starts", "stop_when_solved"})
+    for (const char* key : kRecipeKeys)
       if (!keys.count(key)) json.erase(key);
     if (spec_.stop_when_solved) json["stop_when_solved"] = *spec_.stop_when_solved;
   };

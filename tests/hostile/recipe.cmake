@@ -36,6 +36,11 @@ dlca_cli_test(recipe.file_zero_starts sh -c "sed 's/\"seed\": 23/\"seed\": 23, \
 dlca_cli_test(recipe.resume_needs_recipe sh -c "${train} --recipe robust --epochs 2 --quiet --save m.json \
   && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\" \\(give the options' \
   ${train} --resume m.json --epochs 4")
+# robust repairs an unsolved circuit unless --no-repair says otherwise (in either order).
+dlca_cli_test(recipe.robust_repairs sh -c "${train} --recipe robust --epochs 1 --steps 1 --quiet \
+  --save a.json && grep -q '\"repair\":true' a.json && ${train} --no-repair --recipe robust \
+  --epochs 1 --steps 1 --quiet --save b.json && grep -q '\"repair\":false' b.json && echo both")
+set_tests_properties(recipe.robust_repairs PROPERTIES PASS_REGULAR_EXPRESSION "\nboth\n$")
 # Game of Life trains on 20 of the 512 neighbourhoods an epoch: a batch with hard loss 0 does not
 # stop the run unless the circuit gets all 512 right (the first such batches come from wrong rules).
 dlca_cli_test(recipe.robust_game_of_life sh -c "$<TARGET_FILE:dlca_train> --config game_of_life \
