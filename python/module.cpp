@@ -17,6 +17,7 @@
 #include "dlca/cell_pictures.hpp"
 #include "dlca/circuit.hpp"
 #include "dlca/circuit_export.hpp"
+#include "dlca/html_page.hpp"
 #include "dlca/circuit_kernel.hpp"
 #include "dlca/config_json.hpp"
 #include "dlca/data_dir.hpp"
@@ -268,6 +269,7 @@ py::array_t<uint8_t> read_cells(const std::string& path, int height, int width,
 std::string export_text(const PyModel& m, const std::string& format, const std::string& name) {
   const Circuit circuit = prune(m.model);
   if (format == "digitaljs") return circuit_to_digitaljs(circuit);
+  if (format == "html") return circuit_page_html(model_page_content(m.model, m.model.config.name));
   const std::string id = name.empty() ? identifier_from(m.model.config.name) : name;
   if (format == "c") {
     if (const std::string problem = c_name_problem(id); !problem.empty())
@@ -279,7 +281,8 @@ std::string export_text(const PyModel& m, const std::string& format, const std::
       throw std::invalid_argument("name: " + problem);
     return circuit_to_verilog(circuit, id);
   }
-  throw std::invalid_argument("format: must be c, verilog or digitaljs, got '" + format + "'");
+  throw std::invalid_argument("format: must be c, verilog, digitaljs or html, got '" + format +
+                              "'");
 }
 
 }  // namespace

@@ -22,6 +22,10 @@ struct PageContent {
   int active_gates = -1;                   // a model's active gates; -1 for a circuit file
 };
 
+// A trained model's page: its pruned circuit, name, configuration, task and active gates; `source`
+// is what the page names as where it came from (a file name).
+PageContent model_page_content(const Model& model, const std::string& source);
+
 // The page's HTML text. Whatever the strings hold, they reach the page as data, never as markup.
 std::string circuit_page_html(const PageContent& content);
 

@@ -150,14 +150,16 @@ def load(path):
 
 
 def _export(self, path, format=None, name=""):
-    """Writes the pruned hard circuit as C (.c), Verilog (.v) or DigitalJS (.json); format defaults
-    from the file's extension. The file is written atomically."""
+    """Writes the pruned hard circuit as C (.c), Verilog (.v), DigitalJS (.json) or the browser page
+    that runs it (.html); format defaults from the file's extension. The file is written
+    atomically."""
     path = _os.fspath(path)
     if format is None:
-        format = {".c": "c", ".v": "verilog", ".json": "digitaljs"}.get(_os.path.splitext(path)[1])
+        format = {".c": "c", ".v": "verilog", ".json": "digitaljs",
+                  ".html": "html"}.get(_os.path.splitext(path)[1])
         if format is None:
-            raise ValueError("%s: give format= (c, verilog or digitaljs) or a .c, .v or .json name"
-                             % path)
+            raise ValueError("%s: give format= (c, verilog, digitaljs or html) or a .c, .v, .json "
+                             "or .html name" % path)
     _dlca.write_file(path, self.export_text(format, name))
 
 

@@ -139,6 +139,9 @@ class CircuitTest(Scratch):
         self.model.export(self.path("cb.v"))
         self.model.export(self.path("cb.c"), name="checkerboard")
         self.model.export(self.path("cb.json"))
+        self.model.export(self.path("cb.html"))
+        with open(self.path("cb.html")) as page:
+            self.assertIn('<script type="application/json" id="dlca-data">', page.read())
         with open(self.path("cb.v")) as f:
             self.assertIn("module ", f.read())
         with open(self.path("cb.c")) as f:

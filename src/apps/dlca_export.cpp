@@ -57,16 +57,11 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
          {"--c", c_path},
          {"--verilog", verilog_path},
          {"--html", html_path}});
-    dlca::PageContent page;  // what the browser page shows besides the circuit
+    dlca::PageContent page;  // the circuit, and what the browser page shows besides it
     dlca::Circuit& circuit = page.circuit;
     if (!model_path.empty()) {
       const dlca::Model m = dlca::load_model(model_path);
-      circuit = dlca::prune(m);
-      page.title = m.config.name;
-      page.source = std::filesystem::path(model_path).filename().string();
-      page.config = m.config;
-      page.task = m.task;
-      page.active_gates = dlca::active_gate_count(m.logits);
+      page = dlca::model_page_content(m, std::filesystem::path(model_path).filename().string());
       if (name.empty()) name = m.config.name;
       std::cout << fmt::format("active gates (docs/MODEL.md §11.1): {}\n", page.active_gates);
     } else {

@@ -70,6 +70,17 @@ std::pair<std::string_view, std::string_view> split_at(std::string_view text,
 
 }  // namespace
 
+PageContent model_page_content(const Model& model, const std::string& source) {
+  PageContent page;
+  page.circuit = prune(model);
+  page.title = model.config.name;
+  page.source = source;
+  page.config = model.config;
+  page.task = model.task;
+  page.active_gates = active_gate_count(model.logits);
+  return page;
+}
+
 std::string circuit_page_html(const PageContent& content) {
   if (std::string_view(kPageJs).find("</") != std::string_view::npos ||
       std::string_view(kPageCss).find("</") != std::string_view::npos)
