@@ -1,6 +1,6 @@
 // Exports of a hard circuit (circuit.hpp) that need nothing from dlca: C source of a function over
-// bit-packed words, a JavaScript kernel for the browser page, and Verilog (a combinational module for one cell plus a grid wrapper). The
-// DigitalJS export sits beside its import in digitaljs.hpp.
+// bit-packed words, a JavaScript kernel for the browser page, and Verilog (a combinational module
+// for one cell plus a grid wrapper). The DigitalJS export sits beside its import in digitaljs.hpp.
 #pragma once
 
 #include <string>

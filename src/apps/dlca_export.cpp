@@ -51,12 +51,11 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
   const dlca::StopSignals signals(
       false);  // a signal removes the temporary files, then ends the run
   try {
-    dlca::check_output_paths(
-        {{"--model", model_path}, {"--circuit", circuit_path}},
-        {{"--digitaljs", digitaljs_path},
-         {"--c", c_path},
-         {"--verilog", verilog_path},
-         {"--html", html_path}});
+    dlca::check_output_paths({{"--model", model_path}, {"--circuit", circuit_path}},
+                             {{"--digitaljs", digitaljs_path},
+                              {"--c", c_path},
+                              {"--verilog", verilog_path},
+                              {"--html", html_path}});
     dlca::PageContent page;  // the circuit, and what the browser page shows besides it
     dlca::Circuit& circuit = page.circuit;
     if (!model_path.empty()) {

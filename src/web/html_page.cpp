@@ -52,8 +52,8 @@ nlohmann::json page_data(const PageContent& content) {
       {"fire_rate", config ? config->fire_rate : 0.6},
       {"active_gates", content.active_gates},
       {"config", config ? config_to_json(*config) : nlohmann::json()},
-      {"task", content.task.kind == TaskKind::kUnknown ? nlohmann::json()
-                                                       : task_to_json(content.task)},
+      {"task",
+       content.task.kind == TaskKind::kUnknown ? nlohmann::json() : task_to_json(content.task)},
   };
   return data;
 }
