@@ -29,10 +29,16 @@ struct Solved {
   }
 };
 
-double hard_loss(const RepairProblem& p, const std::vector<float>& logits) {
-  return hard_rollout(*p.program, hard_ops(logits), *p.geometry, p.initial_state, p.steps, p.masks,
-                      *p.target, *p.loss_channels)
+double hard_loss(const RepairProblem& p, const RepairBatch& b, const std::vector<float>& logits) {
+  return hard_rollout(*p.program, hard_ops(logits), *p.geometry, b.initial_state, p.steps, b.masks,
+                      *b.target, *p.loss_channels)
       .loss;
+}
+
+double hard_loss(const RepairProblem& p, const std::vector<float>& logits) {
+  double sum = 0;
+  for (const RepairBatch& b : p.batches) sum += hard_loss(p, b, logits);
+  return sum;
 }
 
 }  // namespace
@@ -41,13 +47,16 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   Solved solved;
   const Model& model = solved.trainer.model();
   const ExperimentConfig& cfg = model.config;
-  TaskBatch data;
-  solved.task.make_batch(uint64_t(solved.trainer.epoch()), data);
+  // Scored on two epochs' random starts.
+  TaskBatch data[2];
+  solved.task.make_batch(uint64_t(solved.trainer.epoch()), data[0]);
+  solved.task.make_batch(uint64_t(solved.trainer.epoch()) + 1, data[1]);
   const GridGeometry geometry =
       make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram program = build_cell_program(model);
-  const RepairProblem problem{&program, &geometry,    data.initial_states.data(), cfg.steps,
-                              nullptr,  &data.target, &cfg.loss_channels};
+  RepairProblem problem{&program, &geometry, cfg.steps, &cfg.loss_channels, {}};
+  for (const TaskBatch& d : data)
+    problem.batches.push_back({d.initial_states.data(), nullptr, &d.target});
   REQUIRE(hard_loss(problem, model.logits) == 0);
 
   // Break the first update gate whose second most likely op makes the circuit fail.
@@ -79,6 +88,9 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   const RepairReport one = search_repair(problem, broken, settings);
   settings.threads = 2;
   const RepairReport two = search_repair(problem, broken, settings);
+  CHECK(one.batches == 2);
+  CHECK(one.hard_loss_before ==
+        hard_loss(problem, problem.batches[0], broken) + hard_loss(problem, problem.batches[1], broken));
   CHECK(one.hard_loss_before > 0);
   CHECK(one.hard_loss_after == 0);
   REQUIRE(!one.changes.empty());

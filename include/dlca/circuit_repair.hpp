@@ -17,6 +17,11 @@ struct RepairSettings {
   double min_probability = 0.02;  // alternatives: ops with at least this probability,
   int max_alternatives = 2;       // the most likely ones of each gate
   int max_passes = 10;            // sweeps over the candidates while one improves
+  // Batches of data a circuit is scored on: those of the next `batches` epochs, identical ones
+  // counted once (a task whose every epoch sees the same grids has one). A change must lower
+  // their summed hard loss, so a circuit fixed for one draw of random starts or fire masks alone
+  // is not taken for a working one.
+  int batches = 16;
   int threads = 0;                // 0: all cores
   std::function<bool()> stop;     // asked between chunks; true ends the search (Ctrl-C)
 };
@@ -28,7 +33,8 @@ struct GateChange {
 };
 
 struct RepairReport {
-  double hard_loss_before = 0, hard_loss_after = 0;
+  double hard_loss_before = 0, hard_loss_after = 0;  // summed over the batches
+  int batches = 0;                                    // distinct batches scored
   std::vector<GateChange> changes;  // in the order applied; the last op of a gate counts
   int64_t evaluations = 0;          // hard rollouts run
   int candidates = 0;               // (gate, op) alternatives considered per pass
@@ -36,15 +42,20 @@ struct RepairReport {
   bool stopped = false;  // ended by RepairSettings::stop
 };
 
-// The hard rollout the repair scores circuits with: one batch, synchronous when masks is null.
+// One batch of the hard rollouts the repair scores circuits with: synchronous when masks is null.
+struct RepairBatch {
+  const float* initial_state = nullptr;
+  const uint8_t* masks = nullptr;
+  const Target* target = nullptr;
+};
+
+// A circuit's score: its hard loss summed over the batches.
 struct RepairProblem {
   const CellProgram* program = nullptr;
   const GridGeometry* geometry = nullptr;
-  const float* initial_state = nullptr;
   int steps = 0;
-  const uint8_t* masks = nullptr;
-  const Target* target = nullptr;
   const std::vector<int>* loss_channels = nullptr;
+  std::vector<RepairBatch> batches;
 };
 
 // First-improvement search over (gate, op) alternatives in a fixed order (gates by rising top

@@ -21,10 +21,14 @@ RepairReport search_repair(const RepairProblem& problem, const std::vector<float
   RepairReport report;
   std::vector<uint8_t> ops = hard_ops(logits);
   const auto score = [&](const std::vector<uint8_t>& circuit) {
-    return hard_rollout(*problem.program, circuit, *problem.geometry, problem.initial_state,
-                        problem.steps, problem.masks, *problem.target, *problem.loss_channels)
-        .loss;
+    double loss = 0;
+    for (const RepairBatch& batch : problem.batches)
+      loss += hard_rollout(*problem.program, circuit, *problem.geometry, batch.initial_state,
+                           problem.steps, batch.masks, *batch.target, *problem.loss_channels)
+                  .loss;
+    return loss;
   };
+  report.batches = int(problem.batches.size());
   double best = score(ops);
   report.hard_loss_before = best;
   ++report.evaluations;

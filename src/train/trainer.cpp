@@ -82,18 +82,24 @@ void Trainer::prepare_data(int64_t epoch) {
 
 RepairReport Trainer::search_repair(const RepairSettings& settings) {
   sync_from_device();
-  prepare_data(epoch_);
   const ExperimentConfig& cfg = model_.config;
+  // The data of the next epochs, each distinct batch once.
+  std::vector<std::pair<TaskBatch, std::vector<uint8_t>>> data;
+  for (int k = 0; k < std::max(1, settings.batches); ++k) {
+    prepare_data(epoch_ + k);
+    const bool seen = std::any_of(data.begin(), data.end(), [&](const auto& d) {
+      return d.first.initial_states == data_.initial_states && d.second == masks_ &&
+             d.first.target.values == data_.target.values;
+    });
+    if (!seen) data.emplace_back(data_, cfg.async ? masks_ : std::vector<uint8_t>());
+  }
   const GridGeometry geometry =
       make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram program = build_cell_program(model_);
-  const RepairProblem problem{&program,
-                              &geometry,
-                              data_.initial_states.data(),
-                              cfg.steps,
-                              cfg.async ? masks_.data() : nullptr,
-                              &data_.target,
-                              &cfg.loss_channels};
+  RepairProblem problem{&program, &geometry, cfg.steps, &cfg.loss_channels, {}};
+  for (const auto& [batch, masks] : data)
+    problem.batches.push_back(
+        {batch.initial_states.data(), cfg.async ? masks.data() : nullptr, &batch.target});
   return dlca::search_repair(problem, model_.logits, settings);
 }
 

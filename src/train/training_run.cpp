@@ -149,10 +149,12 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
       works = candidate.task().solved_by(repaired);
     }
     lines.push_back(fmt::format(
-        "repair{}: hard loss {:g} -> {:g}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
+        "repair{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
         starts > 1 ? fmt::format(" of start {}", k) : std::string(), report.hard_loss_before,
-        report.hard_loss_after, report.changes.size(), report.changes.size() == 1 ? "" : "s",
-        report.evaluations, report.seconds,
+        report.hard_loss_after,
+        report.batches > 1 ? fmt::format(" over {} batches", report.batches) : std::string(),
+        report.changes.size(), report.changes.size() == 1 ? "" : "s", report.evaluations,
+        report.seconds,
         works                         ? ": applied"
         : report.hard_loss_after == 0 ? ": not the whole task, not applied"
         : report.stopped              ? ": stopped, nothing changed"
@@ -162,6 +164,7 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
               {"hard_loss_after", report.hard_loss_after},
               {"gates_changed", report.changes.size()},
               {"hard_rollouts", report.evaluations},
+              {"batches", report.batches},
               {"seconds", report.seconds},
               {"applied", works}};
     if (works) {
