@@ -240,8 +240,17 @@
     return page.targets.reduce((sum, t) => sum + page.grid.countDifferent(t.channel, t.plane), 0);
   }
   function alive() { return page.grid.countDifferent(0, null); }
-  function fireRate() { return $('mode').value === 'async' ? Number($('fire-rate').value) : undefined; }
+  // The fire rate of asynchronous steps: the slider's, or any rate given through window.dlca (the
+  // slider moves in steps of 0.05, so it is not the store).
+  function fireRate() { return $('mode').value === 'async' ? page.fireRate : undefined; }
+  function setFireRate(rate) {
+    page.fireRate = rate;
+    $('fire-rate').value = rate;
+    $('fire-rate-text').textContent = String(Number(rate.toPrecision(7)));
+  }
   function reset(kind, seed) {
+    if (!['random', 'seed', 'target', 'clear'].includes(kind))
+      throw new Error('reset: random, seed, target or clear, not ' + kind);
     const g = page.grid;
     g.clear();
     g.steps = 0;
@@ -254,8 +263,6 @@
     } else if (kind === 'target') {
       for (const t of page.targets || [])
         if (t.channel < C) g.state[t.channel].set(t.plane, g.RW);
-    } else if (kind !== 'clear') {
-      throw new Error('reset: random, seed, target or clear, not ' + kind);
     }
     page.history = [];
     record();
@@ -455,7 +462,7 @@
   $('boundary').onchange = () => {
     page.grid.periodic = $('boundary').value === 'periodic';
   };
-  $('fire-rate').oninput = () => { $('fire-rate-text').textContent = $('fire-rate').value; };
+  $('fire-rate').oninput = () => setFireRate(Number($('fire-rate').value));
   $('radius').oninput = () => { $('radius-text').textContent = $('radius').value + ' cells'; };
   const seedInput = () => Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, Math.floor(Number($('seed').value)) || 0));
   $('reset-start').onclick = () => reset(initialKind(), seedInput());
@@ -604,8 +611,7 @@
   $('height').value = data.height;
   $('boundary').value = data.periodic ? 'periodic' : 'zero';
   $('mode').value = data.async ? 'async' : 'sync';
-  $('fire-rate').value = data.fire_rate;
-  $('fire-rate').oninput();
+  setFireRate(data.fire_rate);
   $('radius').oninput();
   showSpeed();
   showFacts();
@@ -613,9 +619,17 @@
   reset(initialKind(), 1);
 
   // The interface for scripts and tests (the README's "The circuit in the browser").
+  const whole = (name, v, max) => {  // a whole number from 0 to max, else an error naming it
+    if (!(Number.isInteger(v) && v >= 0 && v <= max))
+      throw new Error(`${name}: must be a whole number from 0 to ${max}, not ${v}`);
+    return v;
+  };
   window.dlca = {
-    reset: (kind, seed) => { reset(kind, seed); return info(); },
-    run: (steps) => { run(steps); return info(); },
+    reset: (kind, seed) => {
+      reset(kind, seed === undefined ? undefined : whole('seed', seed, Number.MAX_SAFE_INTEGER));
+      return info();
+    },
+    run: (steps) => { run(whole('steps', steps, 1e7)); return info(); },
     resize: (height, width, periodic) => {
       const problem = sizeProblem(height, width);
       if (problem) throw new Error('resize: ' + problem);
@@ -627,8 +641,11 @@
       return info();
     },
     setMode: (mode, rate) => {
+      if (mode !== 'sync' && mode !== 'async') throw new Error(`setMode: 'sync' or 'async', not ${mode}`);
+      if (rate !== undefined && !(rate > 0 && rate <= 1))
+        throw new Error(`setMode: the fire rate must be in (0, 1], not ${rate}`);
       $('mode').value = mode;
-      if (rate !== undefined) $('fire-rate').value = rate;
+      if (rate !== undefined) setFireRate(rate);
       return info();
     },
     play: (on) => setPlaying(on !== false),

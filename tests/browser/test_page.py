@@ -114,7 +114,7 @@ def case_match(options, browser):
                      default["periodic"])
     compare_with_run(options, page, source_flag, source, 100, 11, 45, 70, not default["periodic"])
     compare_with_run(options, page, source_flag, source, 40, 5, 37, 33, default["periodic"],
-                     fire_rate=0.35)
+                     fire_rate=0.37)
     not_blank(page, "the page")
     check(page.console_errors() == [], f"no page errors ({page.console_errors()})")
 
