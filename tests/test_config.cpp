@@ -127,6 +127,12 @@ TEST_CASE("configurations round-trip through JSON; unknown keys and wrong types 
   j["random_streams"] = "numpy";
   CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("random_streams"), ConfigError);
   j = config_to_json(c);
+  j["repair"] = 1;
+  CHECK_THROWS_WITH_AS(config_from_json(j), "repair: must be true or false, got 1", ConfigError);
+  j = config_to_json(c);
+  j["name"] = 7;
+  CHECK_THROWS_WITH_AS(config_from_json(j), "name: must be a string, got 7", ConfigError);
+  j = config_to_json(c);
   j["update_connections"][0] = "sideways";
   CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("update_connections"), ConfigError);
 }

@@ -1,6 +1,8 @@
 // Conversion between ExperimentConfig and JSON, with errors that name the offending key.
 #include "dlca/config_json.hpp"
 
+#include <type_traits>
+
 #include <fmt/format.h>
 
 #include "dlca/json_numbers.hpp"
@@ -21,7 +23,10 @@ void read(const nlohmann::json& json, const char* key, T& out) {
   try {
     out = json.at(key).get<T>();
   } catch (const nlohmann::json::exception&) {
-    throw ConfigError(fmt::format("{}: has the wrong type ({})", key, json.at(key).dump()));
+    const char* kind = std::is_same_v<T, bool>          ? "must be true or false"
+                       : std::is_same_v<T, std::string> ? "must be a string"
+                                                        : "has the wrong type";
+    throw ConfigError(fmt::format("{}: {}, got {}", key, kind, json.at(key).dump()));
   }
 }
 
