@@ -24,7 +24,7 @@ import os as _os
 
 import numpy as _np
 
-from ._dlca import ConfigError, FileError, Model, experiment_names, read_cells
+from ._dlca import ConfigError, FileError, Model, experiment_names
 from . import _dlca
 
 __all__ = ["train", "load", "experiment", "experiment_names", "data_dir", "read_cells", "Model",
@@ -144,16 +144,42 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
     return model
 
 
+def _path(name, value):
+    """A file argument as text, or a one-line TypeError naming the argument."""
+    if not isinstance(value, (str, _os.PathLike)):
+        raise TypeError("%s: must be a path (str or os.PathLike), got %r" % (name, value))
+    return _os.fspath(value)
+
+
 def load(path):
     """A model file (either kind) written by dlca: a Model."""
-    return _dlca.load(_os.fspath(path))
+    return _dlca.load(_path("path", path))
+
+
+def read_cells(path, height, width, colours="mono", threshold=0.26):
+    """A PNG read as cells, uint8 height x width x k (k = 1 for "mono", 3 for "8colour"), resized
+    and thresholded as dlca run --init reads it."""
+    for key, value in (("height", height), ("width", width)):
+        if isinstance(value, (bool, _np.bool_)) or not isinstance(value, (int, _np.integer)):
+            raise TypeError("%s: must be an integer, got %r" % (key, value))
+        if not 1 <= value <= 65536:
+            raise ValueError("%s: must be between 1 and 65536, got %d" % (key, value))
+    if not isinstance(colours, str):
+        raise TypeError("colours: must be \"mono\" or \"8colour\", got %r" % (colours,))
+    if colours not in ("mono", "8colour"):
+        raise ValueError("colours: must be \"mono\" or \"8colour\", got %r" % (colours,))
+    if isinstance(threshold, (bool, _np.bool_)) or not isinstance(threshold, (int, float, _np.number)):
+        raise TypeError("threshold: must be a number, got %r" % (threshold,))
+    if not 0 <= threshold <= 1:  # NaN too
+        raise ValueError("threshold: must be between 0 and 1, got %r" % (threshold,))
+    return _dlca.read_cells(_path("path", path), int(height), int(width), colours, float(threshold))
 
 
 def _export(self, path, format=None, name=""):
     """Writes the pruned hard circuit as C (.c), Verilog (.v), DigitalJS (.json) or the browser page
     that runs it (.html); format defaults from the file's extension. The file is written
     atomically."""
-    path = _os.fspath(path)
+    path = _path("path", path)
     if format is None:
         format = {".c": "c", ".v": "verilog", ".json": "digitaljs",
                   ".html": "html"}.get(_os.path.splitext(path)[1])

@@ -208,6 +208,18 @@ class ErrorTest(Scratch):
             model.run(np.zeros((4, 4, 1), np.uint8), steps=1, fire_rate=float("nan"))
         with self.assertRaisesRegex(ValueError, "format"):
             model.export(self.path("x.txt"))
+        # One line naming the argument, never pybind11's list of signatures.
+        for call, kind, message in [
+                (lambda: model.export(5), TypeError, "^path: must be a path"),
+                (lambda: dlca.load(3), TypeError, "^path: must be a path"),
+                (lambda: dlca.read_cells(5, 4, 4), TypeError, "^path: must be a path"),
+                (lambda: dlca.read_cells("x.png", 2 ** 40, 4), ValueError, "^height: must be between"),
+                (lambda: dlca.read_cells("x.png", 4, 4.5), TypeError, "^width: must be an integer"),
+                (lambda: dlca.read_cells("x.png", 4, 4, colours="rgb"), ValueError, "^colours: must be"),
+                (lambda: dlca.read_cells("x.png", 4, 4, threshold=float("nan")), ValueError,
+                 "^threshold: must be between 0 and 1")]:
+            with self.assertRaisesRegex(kind, message):
+                call()
         with self.assertRaisesRegex(TypeError, "steps: must be an integer"):
             model.run(np.zeros((4, 4, 1), np.uint8), steps=2.7)
         # Any non-zero value is a live cell, whatever the dtype.
