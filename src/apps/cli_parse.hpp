@@ -18,6 +18,16 @@ inline constexpr int kExitUsage = 2;
 inline std::optional<int> parse_command_line(CLI::App& app, const char* program, int argc,
                                              char** argv) {
   try {
+    // "--seed --epochs 3": the option before another option has no value. Said before parsing,
+    // which would take "--epochs" as the seed (and blame it) or leave "3" over (and blame that).
+    for (int i = 1; i + 1 < argc; ++i) {
+      const std::string word = argv[i], next = argv[i + 1];
+      if (word.size() < 2 || word[0] != '-' || word.find('=') != std::string::npos) continue;
+      const CLI::Option* option = app.get_option_no_throw(word);
+      if (option && option->get_items_expected_min() > 0 && next.size() > 1 && next[0] == '-' &&
+          app.get_option_no_throw(next.substr(0, next.find('='))))
+        throw CLI::ValidationError(option->get_name(), "needs a value, got the option " + next);
+    }
     app.parse(argc, argv);
     // An empty value ("--save ''", often an unset shell variable) names no file and no number: it
     // is refused instead of being taken as "not given". A value that is another option
