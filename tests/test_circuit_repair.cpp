@@ -89,8 +89,8 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   settings.threads = 2;
   const RepairReport two = search_repair(problem, broken, settings);
   CHECK(one.batches == 2);
-  CHECK(one.hard_loss_before ==
-        hard_loss(problem, problem.batches[0], broken) + hard_loss(problem, problem.batches[1], broken));
+  CHECK(one.hard_loss_before == hard_loss(problem, problem.batches[0], broken) +
+                                    hard_loss(problem, problem.batches[1], broken));
   CHECK(one.hard_loss_before > 0);
   CHECK(one.hard_loss_after == 0);
   REQUIRE(!one.changes.empty());

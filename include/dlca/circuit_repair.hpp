@@ -22,8 +22,8 @@ struct RepairSettings {
   // their summed hard loss, so a circuit fixed for one draw of random starts or fire masks alone
   // is not taken for a working one.
   int batches = 16;
-  int threads = 0;                // 0: all cores
-  std::function<bool()> stop;     // asked between chunks; true ends the search (Ctrl-C)
+  int threads = 0;             // 0: all cores
+  std::function<bool()> stop;  // asked between chunks; true ends the search (Ctrl-C)
 };
 
 // One op change of a gate.
@@ -34,7 +34,7 @@ struct GateChange {
 
 struct RepairReport {
   double hard_loss_before = 0, hard_loss_after = 0;  // summed over the batches
-  int batches = 0;                                    // distinct batches scored
+  int batches = 0;                                   // distinct batches scored
   std::vector<GateChange> changes;  // in the order applied; the last op of a gate counts
   int64_t evaluations = 0;          // hard rollouts run
   int candidates = 0;               // (gate, op) alternatives considered per pass
