@@ -14,9 +14,9 @@
 #include "../src/apps/cli_numbers.hpp"
 #include "../src/apps/cli_parse.hpp"
 
-#include "dlca/checkerboard.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/trainer.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/trainer.hpp"
 
 namespace {
 

@@ -5,9 +5,9 @@
 
 #include <tbb/global_control.h>
 #include <cstdio>
-#include "dlca/digitaljs.hpp"
-#include "dlca/hard_rollout.hpp"
-#include "dlca/random.hpp"
+#include "dlca/circuits/digitaljs.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/random.hpp"
 using namespace dlca;
 int main(int argc, char** argv) {
   if (argc != 2) {

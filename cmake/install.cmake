@@ -1,15 +1,15 @@
 # Install rules and the CMake package: `cmake --install build --prefix P` puts the programs in
-# P/bin, the library and its headers in P/lib and P/include, the data folder in P/share/dlca, and
+# P/bin, the layer libraries and their headers in P/lib and P/include, the data folder in P/share/dlca, and
 # P/lib/cmake/dlca so that another project can find_package(dlca) and link dlca::dlca.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS dlca EXPORT dlcaTargets
+install(TARGETS dlca ${DLCA_LAYER_TARGETS} EXPORT dlcaTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/dlca DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${DLCA_DATA_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/dlca)
 if(DLCA_BUILD_APPS)
-  install(TARGETS dlca_program train_checkerboard train_gol train_image dlca_train dlca_eval dlca_sweep dlca_run
+  install(TARGETS dlca_program train_checkerboard train_gol train_image dlca_train_program dlca_eval dlca_sweep dlca_run
     dlca_export dlca_devices compare_backends RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "dlca/backend.hpp"
-#include "dlca/checkerboard.hpp"
+#include "dlca/core/backend.hpp"
+#include "dlca/train/checkerboard.hpp"
 #include "reference/reference_model.hpp"
 #include "test_helpers.hpp"
 

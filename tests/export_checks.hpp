@@ -14,11 +14,11 @@
 
 #include <fmt/format.h>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/circuit.hpp"
-#include "dlca/circuit_export.hpp"
-#include "dlca/hard_rollout.hpp"
-#include "dlca/random.hpp"
+#include "dlca/circuits/circuit.hpp"
+#include "dlca/circuits/circuit_export.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/random.hpp"
+#include "dlca/io/atomic_file.hpp"
 #include "optional_parts.hpp"
 #include "scratch_dir.hpp"
 #include "test_helpers.hpp"

@@ -9,10 +9,10 @@
 #include <memory>
 #include <vector>
 
-#include "dlca/circuit.hpp"
-#include "dlca/grid.hpp"
-#include "dlca/random.hpp"
-#include "dlca/simulation_grid.hpp"
+#include "dlca/circuits/circuit.hpp"
+#include "dlca/circuits/simulation_grid.hpp"
+#include "dlca/core/grid.hpp"
+#include "dlca/core/random.hpp"
 
 namespace dlca::testing {
 

@@ -18,3 +18,4 @@ cmake -S "$source/tests/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work
   -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$work/consumer" -j2 >/dev/null
 "$work/consumer/consumer"
+"$work/consumer/circuits_only"

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #ifdef DLCA_TEST_VULKAN
-#include "dlca/vulkan_backend.hpp"
+#include "dlca/vulkan/vulkan_backend.hpp"
 #include "vulkan_driver.hpp"
 #endif
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "dlca/adamw.hpp"
+#include "dlca/train/adamw.hpp"
 
 using namespace dlca;
 

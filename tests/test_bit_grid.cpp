@@ -5,9 +5,9 @@
 
 #include <tbb/global_control.h>
 
-#include "dlca/bit_grid.hpp"
-#include "dlca/circuit_kernel.hpp"
-#include "dlca/hard_rollout.hpp"
+#include "dlca/circuits/bit_grid.hpp"
+#include "dlca/circuits/circuit_kernel.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
 #include "optional_parts.hpp"
 #include "test_helpers.hpp"
 

@@ -3,11 +3,11 @@
 // optimizer's moments swapped alike).
 #include <doctest/doctest.h>
 
-#include "dlca/checkerboard.hpp"
-#include "dlca/circuit_repair.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/hard_rollout.hpp"
-#include "dlca/trainer.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/circuit_repair.hpp"
+#include "dlca/train/trainer.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;

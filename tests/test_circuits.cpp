@@ -4,14 +4,14 @@
 // trained checkerboard.
 #include <doctest/doctest.h>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/cell_program.hpp"
-#include "dlca/circuit.hpp"
-#include "dlca/circuit_export.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/digitaljs.hpp"
-#include "dlca/hard_rollout.hpp"
-#include "dlca/trainer.hpp"
+#include "dlca/circuits/circuit.hpp"
+#include "dlca/circuits/circuit_export.hpp"
+#include "dlca/circuits/digitaljs.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/cell_program.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/train/trainer.hpp"
 #include "export_checks.hpp"
 #include "test_helpers.hpp"
 

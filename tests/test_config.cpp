@@ -6,8 +6,8 @@
 #include <functional>
 #include <string>
 
-#include "dlca/config_json.hpp"
-#include "dlca/model.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/core/model.hpp"
 
 using namespace dlca;
 

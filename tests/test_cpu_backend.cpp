@@ -7,7 +7,7 @@
 #include <hwy/targets.h>
 
 #include "backend_checks.hpp"
-#include "dlca/cpu_backend.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
 
 using namespace dlca;
 

@@ -5,7 +5,7 @@
 
 #include <numeric>
 
-#include "dlca/evaluation.hpp"
+#include "dlca/train/evaluation.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;

@@ -2,11 +2,11 @@
 // their tasks build, and a user's file with a bad value is refused naming the file and the field.
 #include <doctest/doctest.h>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/config_json.hpp"
-#include "dlca/experiment_file.hpp"
-#include "dlca/game_of_life.hpp"
-#include "dlca/image_task.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/train/experiment_file.hpp"
+#include "dlca/train/game_of_life.hpp"
+#include "dlca/train/image_task.hpp"
 #include "scratch_dir.hpp"
 
 using namespace dlca;

@@ -5,12 +5,12 @@
 
 #include <cstdio>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/checkerboard.hpp"
-#include "dlca/config_json.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/trainer.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/trainer.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;

@@ -11,13 +11,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/checkerboard.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/memory_budget.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/output_paths.hpp"
-#include "dlca/trained_task.hpp"
+#include "dlca/core/memory_budget.hpp"
+#include "dlca/core/trained_task.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/output_paths.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/model_file.hpp"
 #include "scratch_dir.hpp"
 
 using namespace dlca;

@@ -2,7 +2,7 @@
 // batches, and the neighbourhood evaluation against the reference implementation's hard circuit.
 #include <doctest/doctest.h>
 
-#include "dlca/game_of_life.hpp"
+#include "dlca/train/game_of_life.hpp"
 #include "reference/reference_model.hpp"
 #include "test_helpers.hpp"
 

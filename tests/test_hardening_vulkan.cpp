@@ -3,7 +3,7 @@
 // (checked by the validation layer's object tracking and by LeakSanitizer in the sanitizer build).
 #include <doctest/doctest.h>
 
-#include "dlca/vulkan_grid.hpp"
+#include "dlca/vulkan/vulkan_grid.hpp"
 #include "fire_rule_checks.hpp"
 #include "optional_parts.hpp"
 #include "vulkan/vulkan_context.hpp"

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <vector>
 
-#include "dlca/checkerboard.hpp"
-#include "dlca/config.hpp"
-#include "dlca/grid.hpp"
-#include "dlca/model.hpp"
-#include "dlca/random.hpp"
+#include "dlca/core/config.hpp"
+#include "dlca/core/grid.hpp"
+#include "dlca/core/model.hpp"
+#include "dlca/core/random.hpp"
+#include "dlca/train/checkerboard.hpp"
 
 namespace dlca::testing {
 

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "dlca/circuit_export.hpp"
-#include "dlca/html_page.hpp"
+#include "dlca/circuits/circuit_export.hpp"
+#include "dlca/web/html_page.hpp"
 
 namespace {
 

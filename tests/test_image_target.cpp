@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/image_target.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/image_target.hpp"
 #include "png_writer.hpp"
 #include "scratch_dir.hpp"
 

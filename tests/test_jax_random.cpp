@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <set>
 
-#include "dlca/game_of_life.hpp"
-#include "dlca/grid.hpp"
-#include "dlca/jax_random.hpp"
-#include "dlca/model.hpp"
+#include "dlca/core/grid.hpp"
+#include "dlca/core/jax_random.hpp"
+#include "dlca/core/model.hpp"
+#include "dlca/train/game_of_life.hpp"
 
 using namespace dlca;
 

@@ -4,10 +4,10 @@
 // loader.
 #include <doctest/doctest.h>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/trainer.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/trainer.hpp"
 #include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 

@@ -6,17 +6,17 @@
 
 #include <cstdio>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/checkerboard.hpp"
-#include "dlca/config_json.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/evaluation.hpp"
-#include "dlca/experiment_file.hpp"
-#include "dlca/game_of_life.hpp"
-#include "dlca/image_target.hpp"
-#include "dlca/image_task.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/trainer.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/image_target.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/evaluation.hpp"
+#include "dlca/train/experiment_file.hpp"
+#include "dlca/train/game_of_life.hpp"
+#include "dlca/train/image_task.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/trainer.hpp"
 #include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 

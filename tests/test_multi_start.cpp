@@ -7,13 +7,13 @@
 #include <set>
 #include <sstream>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/checkerboard.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/multi_start.hpp"
-#include "dlca/training_run.hpp"
-#include "dlca/training_setup.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/multi_start.hpp"
+#include "dlca/train/training_run.hpp"
+#include "dlca/train/training_setup.hpp"
 #include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 

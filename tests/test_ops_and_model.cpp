@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "dlca/cell_program.hpp"
-#include "dlca/hard_rollout.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/cell_program.hpp"
 #include "reference/reference_model.hpp"
 #include "test_helpers.hpp"
 

@@ -5,8 +5,8 @@
 
 #include <cstdio>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/cell_pictures.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/cell_pictures.hpp"
 #include "png_writer.hpp"
 #include "scratch_dir.hpp"
 

@@ -4,13 +4,13 @@
 // Without the published files these tests skip. Also: malformed DigitalJS files are refused.
 #include <doctest/doctest.h>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/checkerboard.hpp"
-#include "dlca/digitaljs.hpp"
-#include "dlca/evaluation.hpp"
-#include "dlca/game_of_life.hpp"
-#include "dlca/hard_rollout.hpp"
-#include "dlca/random.hpp"
+#include "dlca/circuits/digitaljs.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/random.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/evaluation.hpp"
+#include "dlca/train/game_of_life.hpp"
 #include "export_checks.hpp"
 
 using namespace dlca;

@@ -1,11 +1,11 @@
-// The sweep's grid, run names and summary table (dlca/sweep.hpp), without training: rows are
+// The sweep's grid, run names and summary table (dlca/train/sweep.hpp), without training: rows are
 // recorded by hand so that solved runs, medians and worst epochs are checked exactly.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 
-#include "dlca/config.hpp"
-#include "dlca/sweep.hpp"
+#include "dlca/core/config.hpp"
+#include "dlca/train/sweep.hpp"
 #include "scratch_dir.hpp"
 
 namespace {

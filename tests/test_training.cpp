@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <fstream>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/trainer.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/trainer.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;

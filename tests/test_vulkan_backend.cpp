@@ -7,10 +7,10 @@
 #include <cmath>
 
 #include "backend_checks.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/trainer.hpp"
-#include "dlca/vulkan_backend.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/trainer.hpp"
+#include "dlca/vulkan/vulkan_backend.hpp"
 #include "optional_parts.hpp"
 #include "vulkan_driver.hpp"
 

@@ -3,9 +3,9 @@
 // synchronous and asynchronous steps with the same keys, damage, live counts and target errors.
 #include <doctest/doctest.h>
 
-#include "dlca/evaluation.hpp"
-#include "dlca/random.hpp"
-#include "dlca/vulkan_grid.hpp"
+#include "dlca/core/random.hpp"
+#include "dlca/train/evaluation.hpp"
+#include "dlca/vulkan/vulkan_grid.hpp"
 #include "optional_parts.hpp"
 #include "test_helpers.hpp"
 #include "vulkan_driver.hpp"

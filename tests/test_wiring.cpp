@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <set>
 
-#include "dlca/config.hpp"
-#include "dlca/model.hpp"
-#include "dlca/random.hpp"
-#include "dlca/wiring.hpp"
+#include "dlca/core/config.hpp"
+#include "dlca/core/model.hpp"
+#include "dlca/core/random.hpp"
+#include "dlca/core/wiring.hpp"
 
 using namespace dlca;
 using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;

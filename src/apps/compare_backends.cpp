@@ -15,12 +15,12 @@
 
 #include "cli_numbers.hpp"
 #include "cli_parse.hpp"
-#include "dlca/atomic_file.hpp"
-#include "dlca/backend_choice.hpp"
-#include "dlca/experiment_file.hpp"
-#include "dlca/output_paths.hpp"
-#include "dlca/stop_signals.hpp"
-#include "dlca/trainer.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/output_paths.hpp"
+#include "dlca/io/stop_signals.hpp"
+#include "dlca/train/backend_choice.hpp"
+#include "dlca/train/experiment_file.hpp"
+#include "dlca/train/trainer.hpp"
 
 namespace {
 

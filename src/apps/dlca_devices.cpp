@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_parse.hpp"
-#include "dlca/backend_choice.hpp"
+#include "dlca/train/backend_choice.hpp"
 
 int dlca::apps::devices(int argc, char** argv, const char* program) {
   CLI::App app{"List the Vulkan devices (index for --device, name, type, API version, memory)."};

@@ -13,12 +13,12 @@
 
 #include "backend_options.hpp"
 #include "cli_parse.hpp"
-#include "dlca/atomic_file.hpp"
-#include "dlca/backend_choice.hpp"
-#include "dlca/evaluation.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/output_paths.hpp"
-#include "dlca/stop_signals.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/output_paths.hpp"
+#include "dlca/io/stop_signals.hpp"
+#include "dlca/train/backend_choice.hpp"
+#include "dlca/train/evaluation.hpp"
+#include "dlca/train/model_file.hpp"
 
 int dlca::apps::eval(int argc, char** argv, const char* program) {
   std::string model_path, test = "generalize", csv_path, backend = "cpu";

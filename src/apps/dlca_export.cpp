@@ -11,13 +11,13 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_parse.hpp"
-#include "dlca/atomic_file.hpp"
-#include "dlca/circuit_export.hpp"
-#include "dlca/digitaljs.hpp"
-#include "dlca/html_page.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/output_paths.hpp"
-#include "dlca/stop_signals.hpp"
+#include "dlca/circuits/circuit_export.hpp"
+#include "dlca/circuits/digitaljs.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/output_paths.hpp"
+#include "dlca/io/stop_signals.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/web/html_page.hpp"
 
 int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
   std::string model_path, circuit_path, digitaljs_path, c_path, verilog_path, html_path, name;

@@ -14,19 +14,19 @@
 
 #include "backend_options.hpp"
 #include "cli_parse.hpp"
-#include "dlca/atomic_file.hpp"
-#include "dlca/backend_choice.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/train/backend_choice.hpp"
 
-#include "dlca/cell_pictures.hpp"
-#include "dlca/circuit_kernel.hpp"
-#include "dlca/digitaljs.hpp"
-#include "dlca/memory_budget.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/output_paths.hpp"
-#include "dlca/random.hpp"
-#include "dlca/simulation_grid.hpp"
-#include "dlca/stop_signals.hpp"
-#include "dlca/vulkan_grid.hpp"
+#include "dlca/circuits/circuit_kernel.hpp"
+#include "dlca/circuits/digitaljs.hpp"
+#include "dlca/circuits/simulation_grid.hpp"
+#include "dlca/core/memory_budget.hpp"
+#include "dlca/core/random.hpp"
+#include "dlca/io/cell_pictures.hpp"
+#include "dlca/io/output_paths.hpp"
+#include "dlca/io/stop_signals.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/vulkan/vulkan_grid.hpp"
 
 namespace {
 

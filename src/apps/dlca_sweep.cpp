@@ -1,17 +1,17 @@
 // dlca_sweep: trains one experiment over seeds and a grid of configuration values, on this machine
 // (--jobs runs at once) or over MPI ranks (mpirun -np P dlca_sweep ...), and writes DIR/runs.csv,
 // DIR/runs.json, DIR/summary.md and every run's model. An interrupted sweep resumes when run again
-// with the same arguments. The logic lives in the library (dlca/sweep.hpp).
+// with the same arguments. The logic lives in the library (dlca/train/sweep.hpp).
 #include <cstdio>
 #include <iostream>
 #include "tools.hpp"
 
 #include "cli_numbers.hpp"
 #include "cli_parse.hpp"
-#include "dlca/atomic_file.hpp"
-#include "dlca/data_dir.hpp"
-#include "dlca/stop_signals.hpp"
-#include "dlca/sweep.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/data_dir.hpp"
+#include "dlca/io/stop_signals.hpp"
+#include "dlca/train/sweep.hpp"
 #include "sweep_mpi.hpp"
 
 namespace {

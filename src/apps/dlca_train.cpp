@@ -1,11 +1,12 @@
 // dlca_train: trains any experiment file: a name from targets/ (checkerboard_sync,
 // checkerboard_async, game_of_life, lizard, colored_g) or the path of a user's JSON file in the
-// same format (see include/dlca/experiment_file.hpp). Common options override the file's values.
+// same format (see include/dlca/train/experiment_file.hpp). Common options override the file's
+// values.
 #include "cli_parse.hpp"
-#include "dlca/atomic_file.hpp"
-#include "dlca/data_dir.hpp"
-#include "dlca/experiment_file.hpp"
-#include "dlca/game_of_life.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/data_dir.hpp"
+#include "dlca/train/experiment_file.hpp"
+#include "dlca/train/game_of_life.hpp"
 #include "tools.hpp"
 #include "training_cli.hpp"
 

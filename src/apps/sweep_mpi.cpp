@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/stop_signals.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/stop_signals.hpp"
 #include "sweep_mpi.hpp"
 
 namespace dlca::cli {

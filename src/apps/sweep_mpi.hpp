@@ -6,7 +6,7 @@
 #include <functional>
 #include <ostream>
 
-#include "dlca/sweep.hpp"
+#include "dlca/train/sweep.hpp"
 
 namespace dlca::cli {
 

@@ -1,7 +1,7 @@
 // train_checkerboard: trains the paper's synchronous checkerboard (docs/MODEL.md §10.1) on the CPU
 // backend. Defaults are the paper's configuration: seed 23, 500 epochs, batch 2, 20 steps, lr 0.05.
 #include "cli_parse.hpp"
-#include "dlca/checkerboard.hpp"
+#include "dlca/train/checkerboard.hpp"
 #include "tools.hpp"
 #include "training_cli.hpp"
 

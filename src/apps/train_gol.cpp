@@ -2,7 +2,7 @@
 // the 3x3 torus, one step, 3000 epochs. Afterwards the hard circuit is checked on all 512
 // neighbourhoods and against the exact rule on a random torus.
 #include "cli_parse.hpp"
-#include "dlca/game_of_life.hpp"
+#include "dlca/train/game_of_life.hpp"
 #include "tools.hpp"
 #include "training_cli.hpp"
 

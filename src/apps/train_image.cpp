@@ -3,10 +3,10 @@
 // of 64, zero boundary, grown from an empty grid). --target trains on any PNG with the preset's
 // architecture.
 #include "cli_parse.hpp"
-#include "dlca/atomic_file.hpp"
-#include "dlca/cell_pictures.hpp"
-#include "dlca/data_dir.hpp"
-#include "dlca/image_task.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/cell_pictures.hpp"
+#include "dlca/io/data_dir.hpp"
+#include "dlca/train/image_task.hpp"
 #include "tools.hpp"
 #include "training_cli.hpp"
 

@@ -14,15 +14,15 @@
 #include "backend_options.hpp"
 #include "cli_numbers.hpp"
 
-#include "dlca/backend_choice.hpp"
-#include "dlca/config_json.hpp"
-#include "dlca/cpu_backend.hpp"
-#include "dlca/memory_budget.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/multi_start.hpp"
-#include "dlca/output_paths.hpp"
-#include "dlca/training_run.hpp"
-#include "dlca/training_setup.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/core/memory_budget.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/output_paths.hpp"
+#include "dlca/train/backend_choice.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/multi_start.hpp"
+#include "dlca/train/training_run.hpp"
+#include "dlca/train/training_setup.hpp"
 
 namespace dlca::cli {
 

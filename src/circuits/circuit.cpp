@@ -1,5 +1,5 @@
 // Pruning a model's hard circuit (docs/MODEL.md §11.2); circuits as simulator programs.
-#include "dlca/circuit.hpp"
+#include "dlca/circuits/circuit.hpp"
 
 #include <fmt/format.h>
 

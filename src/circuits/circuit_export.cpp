@@ -1,6 +1,6 @@
 // C and Verilog text for a hard circuit. Both languages share the gate expressions: ~ & | ^ are
 // bitwise in C on 64-bit words and in Verilog on 1-bit wires.
-#include "dlca/circuit_export.hpp"
+#include "dlca/circuits/circuit_export.hpp"
 
 #include <algorithm>
 #include <cctype>

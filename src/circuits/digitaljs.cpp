@@ -1,5 +1,5 @@
 // DigitalJS import (see digitaljs.hpp): devices and connectors to a topologically ordered program.
-#include "dlca/digitaljs.hpp"
+#include "dlca/circuits/digitaljs.hpp"
 
 #include <algorithm>
 #include <map>
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "dlca/atomic_file.hpp"
+#include "dlca/io/atomic_file.hpp"
 
 namespace dlca {
 

@@ -1,6 +1,6 @@
 // Flattens perception (per kernel and channel) and the update network into one gate program,
 // following docs/MODEL.md §5.3 for the update network's input order (c, s, k).
-#include "dlca/cell_program.hpp"
+#include "dlca/core/cell_program.hpp"
 
 namespace dlca {
 

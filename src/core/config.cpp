@@ -1,5 +1,5 @@
 // Validation of experiment configurations and the built-in checkerboard configuration.
-#include "dlca/config.hpp"
+#include "dlca/core/config.hpp"
 
 #include <algorithm>
 #include <cmath>

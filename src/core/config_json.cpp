@@ -1,11 +1,11 @@
 // Conversion between ExperimentConfig and JSON, with errors that name the offending key.
-#include "dlca/config_json.hpp"
+#include "dlca/core/config_json.hpp"
 
 #include <type_traits>
 
 #include <fmt/format.h>
 
-#include "dlca/json_numbers.hpp"
+#include "dlca/core/json_numbers.hpp"
 
 namespace dlca {
 

@@ -1,7 +1,7 @@
 // Neighbour tables, async fire masks and target helpers shared by every backend and the reference.
-#include "dlca/grid.hpp"
+#include "dlca/core/grid.hpp"
 
-#include "dlca/random.hpp"
+#include "dlca/core/random.hpp"
 
 namespace dlca {
 

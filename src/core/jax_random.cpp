@@ -1,5 +1,5 @@
 // Threefry-2x32 and the JAX random functions built on it (see jax_random.hpp).
-#include "dlca/jax_random.hpp"
+#include "dlca/core/jax_random.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,5 +1,5 @@
 // Strict reading of integers and floats from JSON files (see json_numbers.hpp).
-#include "dlca/json_numbers.hpp"
+#include "dlca/core/json_numbers.hpp"
 
 #include <algorithm>
 #include <cmath>

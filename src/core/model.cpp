@@ -1,12 +1,12 @@
 // Model construction (layout, wiring from the seed, pass-through initialisation) and the per-gate
 // conversions between logits and what the backends use: soft coefficients, hard ops, gradients.
-#include "dlca/model.hpp"
+#include "dlca/core/model.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "dlca/jax_random.hpp"
-#include "dlca/random.hpp"
+#include "dlca/core/jax_random.hpp"
+#include "dlca/core/random.hpp"
 
 namespace dlca {
 

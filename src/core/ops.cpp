@@ -1,5 +1,5 @@
 // Names of the 16 logic operations, in the notebook's index order.
-#include "dlca/ops.hpp"
+#include "dlca/core/ops.hpp"
 
 namespace dlca {
 

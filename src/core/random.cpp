@@ -1,5 +1,5 @@
 // Sequential generator helpers: unbiased bounded integers and permutations.
-#include "dlca/random.hpp"
+#include "dlca/core/random.hpp"
 
 #include <numeric>
 #include <utility>

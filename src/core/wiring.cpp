@@ -1,10 +1,10 @@
 // Gate wiring generators of docs/MODEL.md §4, each ending with the gate permutation drawn from the
 // layer key.
-#include "dlca/wiring.hpp"
+#include "dlca/core/wiring.hpp"
 
 #include <fmt/format.h>
 
-#include "dlca/random.hpp"
+#include "dlca/core/random.hpp"
 
 namespace dlca {
 

@@ -1,7 +1,7 @@
 // The fast CPU backend (see cpu_backend.hpp). One epoch: forward over all steps storing only grid
 // states, loss, then backward step by step (recomputing a tile's activations when checkpointing),
 // scattering patch gradients back to the previous state, and finally the hard loss, bit-sliced.
-#include "dlca/cpu_backend.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -12,8 +12,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "dlca/cell_program.hpp"
-#include "dlca/hard_rollout.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/cell_program.hpp"
 #include "gate_kernels.hpp"
 
 namespace dlca {

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "dlca/cell_program.hpp"
+#include "dlca/core/cell_program.hpp"
 
 namespace dlca::kernels {
 

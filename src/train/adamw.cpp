@@ -1,5 +1,5 @@
 // AdamW with element-wise gradient clipping, in float32 as optax computes it.
-#include "dlca/adamw.hpp"
+#include "dlca/train/adamw.hpp"
 
 #include <algorithm>
 #include <cmath>

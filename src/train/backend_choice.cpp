@@ -1,5 +1,5 @@
-// Backend selection for every command (see dlca/backend_choice.hpp).
-#include "dlca/backend_choice.hpp"
+// Backend selection for every command (see dlca/train/backend_choice.hpp).
+#include "dlca/train/backend_choice.hpp"
 
 #include <stdexcept>
 

@@ -1,8 +1,8 @@
 // Checkerboard target and random initial grids, fresh every epoch from the seed's data key.
-#include "dlca/checkerboard.hpp"
+#include "dlca/train/checkerboard.hpp"
 
-#include "dlca/model.hpp"
-#include "dlca/random.hpp"
+#include "dlca/core/model.hpp"
+#include "dlca/core/random.hpp"
 
 namespace dlca {
 

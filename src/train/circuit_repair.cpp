@@ -1,5 +1,5 @@
 // Greedy repair of a hard circuit (see circuit_repair.hpp).
-#include "dlca/circuit_repair.hpp"
+#include "dlca/train/circuit_repair.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,9 +9,9 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "dlca/hard_rollout.hpp"
-#include "dlca/model.hpp"
-#include "dlca/ops.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/model.hpp"
+#include "dlca/core/ops.hpp"
 
 namespace dlca {
 

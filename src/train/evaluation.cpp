@@ -1,14 +1,14 @@
 // Evaluation protocols on the bit-sliced hard simulator (see evaluation.hpp).
-#include "dlca/evaluation.hpp"
+#include "dlca/train/evaluation.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "dlca/cell_program.hpp"
-#include "dlca/checkerboard.hpp"
-#include "dlca/hard_rollout.hpp"
-#include "dlca/random.hpp"
-#include "dlca/vulkan_grid.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/cell_program.hpp"
+#include "dlca/core/random.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/vulkan/vulkan_grid.hpp"
 
 namespace dlca {
 

@@ -1,19 +1,19 @@
 // Loading experiment files and building their tasks (see experiment_file.hpp).
-#include "dlca/experiment_file.hpp"
+#include "dlca/train/experiment_file.hpp"
 
 #include <filesystem>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/checkerboard.hpp"
-#include "dlca/config_json.hpp"
-#include "dlca/data_dir.hpp"
-#include "dlca/game_of_life.hpp"
-#include "dlca/image_target.hpp"
-#include "dlca/image_task.hpp"
-#include "dlca/json_numbers.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/core/json_numbers.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/data_dir.hpp"
+#include "dlca/io/image_target.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/game_of_life.hpp"
+#include "dlca/train/image_task.hpp"
 
 namespace dlca {
 

@@ -1,9 +1,9 @@
 // Game of Life data, exact stepper and evaluations (see game_of_life.hpp).
-#include "dlca/game_of_life.hpp"
+#include "dlca/train/game_of_life.hpp"
 
-#include "dlca/cell_program.hpp"
-#include "dlca/hard_rollout.hpp"
-#include "dlca/random.hpp"
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/cell_program.hpp"
+#include "dlca/core/random.hpp"
 
 namespace dlca {
 

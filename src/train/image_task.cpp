@@ -1,11 +1,11 @@
 // Image-growing task and the lizard / colored G presets.
-#include "dlca/image_task.hpp"
+#include "dlca/train/image_task.hpp"
 
 #include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "dlca/image_target.hpp"
+#include "dlca/io/image_target.hpp"
 
 namespace dlca {
 

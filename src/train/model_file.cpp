@@ -1,5 +1,5 @@
 // Writing and reading model files (see model_file.hpp): checksummed JSON, every field checked.
-#include "dlca/model_file.hpp"
+#include "dlca/train/model_file.hpp"
 
 #include <cmath>
 
@@ -7,10 +7,10 @@
 #include <zlib.h>
 #include <nlohmann/json.hpp>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/config_json.hpp"
-#include "dlca/json_numbers.hpp"
-#include "dlca/multi_start.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/core/json_numbers.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/train/multi_start.hpp"
 
 namespace dlca {
 

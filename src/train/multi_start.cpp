@@ -1,6 +1,6 @@
 // Multi-start candidates: their seeds and configurations, and building them fresh or from a
 // checkpoint.
-#include "dlca/multi_start.hpp"
+#include "dlca/train/multi_start.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "dlca/random.hpp"
+#include "dlca/core/random.hpp"
 
 namespace dlca {
 

@@ -1,6 +1,6 @@
 // Sweeps (see sweep.hpp): the grid of runs, their configurations, recording and resuming, the
 // tables, and the local runner (--jobs runs at once, threads split between them).
-#include "dlca/sweep.hpp"
+#include "dlca/train/sweep.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -15,14 +15,14 @@
 
 #include <fmt/format.h>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/config_json.hpp"
-#include "dlca/median.hpp"
-#include "dlca/model.hpp"
-#include "dlca/stop_signals.hpp"
-#include "dlca/trainer.hpp"
-#include "dlca/training_run.hpp"
-#include "dlca/training_setup.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/core/median.hpp"
+#include "dlca/core/model.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/stop_signals.hpp"
+#include "dlca/train/trainer.hpp"
+#include "dlca/train/training_run.hpp"
+#include "dlca/train/training_setup.hpp"
 
 namespace dlca {
 

@@ -1,8 +1,8 @@
 // One training epoch: data from the task, rollout on the backend, AdamW on the logits.
-#include "dlca/trainer.hpp"
+#include "dlca/train/trainer.hpp"
 
-#include "dlca/cell_program.hpp"
-#include "dlca/grid.hpp"
+#include "dlca/core/cell_program.hpp"
+#include "dlca/core/grid.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -15,7 +15,8 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
       task_(task),
       backend_(backend),
       optimizer_(model_.logits.size(), AdamWSettings{.learning_rate = model_.config.learning_rate}),
-      on_device_(backend.trains_on_device()),
+      device_(backend.device_training()),
+      on_device_(device_ != nullptr),
       masks_key_(SeedKeys(model_.config.seed).masks),
       jax_rollout_keys_(jax::split(jax::prng_key(uint32_t(model_.config.seed)))[0]) {
   // The model records its task; one that already has a stored task (a resumed version 3 file)
@@ -64,7 +65,7 @@ void Trainer::undo_last_epoch() {
 void Trainer::sync_from_device() const {
   if (!host_stale_) return;
   std::vector<float> m, v;
-  backend_.download_training_state(model_.logits, m, v);
+  device_->download_training_state(model_.logits, m, v);
   optimizer_.restore(device_steps_, std::move(m), std::move(v));
   host_stale_ = false;
 }
@@ -141,11 +142,11 @@ EpochStats Trainer::run_epoch() {
   }
   if (on_device_) {
     if (device_needs_upload_) {
-      backend_.upload_training_state(model_, optimizer_);
+      device_->upload_training_state(model_, optimizer_.first_moment(), optimizer_.second_moment());
       device_steps_ = optimizer_.steps_taken();
       device_needs_upload_ = false;
     }
-    const DeviceEpoch d = backend_.train_epoch(model_, optimizer_.settings(), device_steps_ + 1,
+    const DeviceEpoch d = device_->train_epoch(model_, optimizer_.settings(), device_steps_ + 1,
                                                temperature, logit_noise_used, data_.target, batch);
     if (!std::isfinite(d.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
     if (!d.finite_gradient) throw std::runtime_error("gradient: contains NaN or infinity");

@@ -1,5 +1,5 @@
 // The training loop of the command-line programs: progress, CSV log, summary, save, Ctrl-C.
-#include "dlca/training_run.hpp"
+#include "dlca/train/training_run.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -13,16 +13,16 @@
 #include <tbb/task_arena.h>
 #include <unistd.h>
 
-#include "dlca/atomic_file.hpp"
-#include "dlca/circuit.hpp"
-#include "dlca/median.hpp"
-#include "dlca/model_file.hpp"
-#include "dlca/multi_start.hpp"
-#include "dlca/output_paths.hpp"
-#include "dlca/stop_signals.hpp"
-#include "dlca/svg_plots.hpp"
-#include "dlca/training_pictures.hpp"
-#include "dlca/training_setup.hpp"
+#include "dlca/circuits/circuit.hpp"
+#include "dlca/core/median.hpp"
+#include "dlca/io/atomic_file.hpp"
+#include "dlca/io/output_paths.hpp"
+#include "dlca/io/stop_signals.hpp"
+#include "dlca/io/svg_plots.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/multi_start.hpp"
+#include "dlca/train/training_pictures.hpp"
+#include "dlca/train/training_setup.hpp"
 
 namespace dlca {
 

@@ -1,12 +1,12 @@
 // Building a run's candidates and backends (see training_setup.hpp).
-#include "dlca/training_setup.hpp"
+#include "dlca/train/training_setup.hpp"
 
 #include <string_view>
 
 #include <fmt/format.h>
 
-#include "dlca/config_json.hpp"
-#include "dlca/memory_budget.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/core/memory_budget.hpp"
 
 namespace dlca {
 

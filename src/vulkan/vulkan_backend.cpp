@@ -1,8 +1,8 @@
-// The Vulkan backend (see dlca/vulkan_backend.hpp). A plan holds everything fixed for one model
-// shape and batch: the program tables, device buffers sized for it, the chunking of cells, and
-// the recorded command buffers; each rollout only writes the staging buffer (coefficients, initial
-// state, masks, target), submits once and reads losses and gate sums back.
-#include "dlca/vulkan_backend.hpp"
+// The Vulkan backend (see dlca/vulkan/vulkan_backend.hpp). A plan holds everything fixed for one
+// model shape and batch: the program tables, device buffers sized for it, the chunking of cells,
+// and the recorded command buffers; each rollout only writes the staging buffer (coefficients,
+// initial state, masks, target), submits once and reads losses and gate sums back.
+#include "dlca/vulkan/vulkan_backend.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,9 +14,9 @@
 
 #include <fmt/format.h>
 
-#include "dlca/cell_program.hpp"
-#include "dlca/grid.hpp"
-#include "dlca/ops.hpp"
+#include "dlca/core/cell_program.hpp"
+#include "dlca/core/grid.hpp"
+#include "dlca/core/ops.hpp"
 #include "training_layout.hpp"
 #include "vulkan_context.hpp"
 
@@ -715,13 +715,17 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
   return result;
 }
 
-bool VulkanBackend::trains_on_device() const { return impl_->options.train_on_device; }
+DeviceTraining* VulkanBackend::device_training() {
+  return impl_->options.train_on_device ? this : nullptr;
+}
 
-void VulkanBackend::upload_training_state(const Model& model, const AdamW& optimizer) {
+void VulkanBackend::upload_training_state(const Model& model,
+                                          const std::vector<float>& first_moment,
+                                          const std::vector<float>& second_moment) {
   Impl& I = *impl_;
   I.pending_logits = model.logits;
-  I.pending_m = optimizer.first_moment();
-  I.pending_v = optimizer.second_moment();
+  I.pending_m = first_moment;
+  I.pending_v = second_moment;
   I.device_state_live = false;  // uploaded by the next train_epoch, once the plan exists
 }
 

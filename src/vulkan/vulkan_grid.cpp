@@ -1,6 +1,7 @@
-// The Vulkan big-grid simulator (see dlca/vulkan_grid.hpp): bit planes in one device buffer holding
-// the current and the next state, a step per submitted dispatch, counts reduced per workgroup.
-#include "dlca/vulkan_grid.hpp"
+// The Vulkan big-grid simulator (see dlca/vulkan/vulkan_grid.hpp): bit planes in one device buffer
+// holding the current and the next state, a step per submitted dispatch, counts reduced per
+// workgroup.
+#include "dlca/vulkan/vulkan_grid.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "dlca/bit_rows.hpp"
-#include "dlca/random.hpp"
+#include "dlca/circuits/bit_rows.hpp"
+#include "dlca/core/random.hpp"
 #include "vulkan_context.hpp"
 
 // SPIR-V of shaders/grid_*.comp, generated at build time.

@@ -2,8 +2,8 @@
 // glslangValidator): everything else builds, and asking for the backend says why it is missing.
 #include <stdexcept>
 
-#include "dlca/vulkan_backend.hpp"
-#include "dlca/vulkan_grid.hpp"
+#include "dlca/vulkan/vulkan_backend.hpp"
+#include "dlca/vulkan/vulkan_grid.hpp"
 
 namespace dlca {
 
@@ -25,8 +25,11 @@ RolloutResult VulkanBackend::rollout(const Model&, const Target&, const RolloutB
                                      const RolloutRequest&) {
   not_built();
 }
-bool VulkanBackend::trains_on_device() const { return false; }
-void VulkanBackend::upload_training_state(const Model&, const AdamW&) { not_built(); }
+DeviceTraining* VulkanBackend::device_training() { return nullptr; }
+void VulkanBackend::upload_training_state(const Model&, const std::vector<float>&,
+                                          const std::vector<float>&) {
+  not_built();
+}
 DeviceEpoch VulkanBackend::train_epoch(const Model&, const AdamWSettings&, int64_t, double,
                                        const std::vector<float>*, const Target&,
                                        const RolloutBatch&) {

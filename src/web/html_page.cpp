@@ -1,14 +1,14 @@
 // The self-contained browser page of a hard circuit (see html_page.hpp): web/page.html with
 // web/page.css, web/page.js and the circuit's data put in place of its three markers.
-#include "dlca/html_page.hpp"
+#include "dlca/web/html_page.hpp"
 
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
-#include "dlca/circuit_export.hpp"
-#include "dlca/config_json.hpp"
-#include "dlca/ops.hpp"
+#include "dlca/circuits/circuit_export.hpp"
+#include "dlca/core/config_json.hpp"
+#include "dlca/core/ops.hpp"
 #include "web_assets.h"  // kPageHtml, kPageCss, kPageJs: web/ embedded at build time
 
 namespace dlca {

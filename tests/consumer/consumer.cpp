@@ -2,9 +2,9 @@
 // prints what it got: proof that an installed dlca can be built on.
 #include <cstdio>
 
-#include "dlca/cpu_backend.hpp"
-#include "dlca/experiment_file.hpp"
-#include "dlca/trainer.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/train/experiment_file.hpp"
+#include "dlca/train/trainer.hpp"
 
 int main() {
   dlca::ExperimentFile file = dlca::load_experiment("checkerboard_sync", DATA_DIR);

@@ -9,8 +9,8 @@ set(crc "parameters crc32:[0-9a-f]+")
 dlca_cli_test(hostile.cli.equals_checkerboard ${same} "checkerboard_async on [^:]*|${crc}"
   ${tc} --async=true --epochs=2 --steps=2 --size=6 -- ${tc} --async --epochs 2 --steps 2 --size 6)
 dlca_cli_test(hostile.cli.equals_dlca_train ${same} "game_of_life on [^:]*|${crc}"
-  $<TARGET_FILE:dlca_train> --config=game_of_life --epochs=3 --
-  $<TARGET_FILE:dlca_train> --config game_of_life --epochs 3)
+  $<TARGET_FILE:dlca_train_program> --config=game_of_life --epochs=3 --
+  $<TARGET_FILE:dlca_train_program> --config game_of_life --epochs 3)
 dlca_cli_test(hostile.cli.equals_train_image ${same} "colored_g on [^:]*|${crc}"
   $<TARGET_FILE:train_image> --preset=colored_g --channels=8 --steps=2 --epochs=2 --
   $<TARGET_FILE:train_image> --preset colored_g --channels 8 --steps 2 --epochs 2)
@@ -41,7 +41,7 @@ foreach(entry ${orders})
   string(REGEX REPLACE ":.*" "" label "${entry}")
   string(REGEX REPLACE "^[^:]*:" "" order "${entry}")
   string(REPLACE "," ";" order "${order}")
-  dlca_cli_test(hostile.cli.help_defaults_${label} $<TARGET_FILE:dlca_train> ${order})
+  dlca_cli_test(hostile.cli.help_defaults_${label} $<TARGET_FILE:dlca_train_program> ${order})
   set_tests_properties(hostile.cli.help_defaults_${label} PROPERTIES
     PASS_REGULAR_EXPRESSION "\n  --epochs INT:POSITIVE=3500 ")
 endforeach()
@@ -82,7 +82,7 @@ dlca_cli_test(hostile.cli.image_channels ${expect}
 
 # Experiment files: integer fields must be integers of the right sign, floats finite numbers.
 set(cb ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json)
-set(dt $<TARGET_FILE:dlca_train>)
+set(dt $<TARGET_FILE:dlca_train_program>)
 dlca_cli_test(hostile.cli.file_int_fraction sh -c "sed 's/\"channels\": 8,/\"channels\": 8.7,/' ${cb} > x.json \
   && ${expect} '^[a-z_]+: --config: x.json: channels: must be a positive integer, got 8.7$' ${dt} --config x.json --epochs 1 --steps 1")
 dlca_cli_test(hostile.cli.file_int_bool sh -c "sed 's/\"batch\": 2,/\"batch\": true,/' ${cb} > x.json \

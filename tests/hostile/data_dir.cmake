@@ -1,5 +1,5 @@
-# The data folder (include/dlca/data_dir.hpp): found at run time, never through the source tree.
-set(dlca_train_program $<TARGET_FILE:dlca_train>)
+# The data folder (include/dlca/io/data_dir.hpp): found at run time, never through the source tree.
+set(dlca_train_program $<TARGET_FILE:dlca_train_program>)
 # A DLCA_DATA_DIR that is not a folder is named; a name missing from the folder lists what is there.
 dlca_cli_test(data_dir.env_not_a_folder env DLCA_DATA_DIR=/nonexistent/dlca ${expect}
   "^dlca_train: DLCA_DATA_DIR: '/nonexistent/dlca' is not a folder$" ${dlca_train_program} --epochs 1)

@@ -11,7 +11,7 @@ dlca_cli_test(recipe.stop_when_solved_negative ${expect} "^train_checkerboard: -
   ${train} --stop-when-solved -1)
 dlca_cli_test(recipe.stop_when_solved_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"stop_when_solved\": -2/' \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q stop_when_solved x.json \
-  && ${expect} 'x.json: stop_when_solved: must be a non-negative integer, got -2' $<TARGET_FILE:dlca_train> --config x.json")
+  && ${expect} 'x.json: stop_when_solved: must be a non-negative integer, got -2' $<TARGET_FILE:dlca_train_program> --config x.json")
 # --recipe robust: 4 starts and a solved stop unless --starts / --stop-when-solved say otherwise, in
 # either order; the summary names the start it kept.
 dlca_cli_test(recipe.robust sh -c "${train} --recipe robust --epochs 3 --quiet --summary s.json \
@@ -28,10 +28,10 @@ dlca_cli_test(recipe.starts_zero ${expect} "^train_checkerboard: --starts: .*0" 
 dlca_cli_test(recipe.starts_too_many ${expect} "^train_checkerboard: --starts: .*65" ${train} --starts 65)
 dlca_cli_test(recipe.file_unknown_recipe sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"recipe\": \"fast\"/' \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q fast x.json \
-  && ${expect} 'x.json: recipe: must be \"paper\" or \"robust\", got \"fast\"' $<TARGET_FILE:dlca_train> --config x.json")
+  && ${expect} 'x.json: recipe: must be \"paper\" or \"robust\", got \"fast\"' $<TARGET_FILE:dlca_train_program> --config x.json")
 dlca_cli_test(recipe.file_zero_starts sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"starts\": 0/' \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q starts x.json \
-  && ${expect} 'x.json: starts: must be' $<TARGET_FILE:dlca_train> --config x.json")
+  && ${expect} 'x.json: starts: must be' $<TARGET_FILE:dlca_train_program> --config x.json")
 # A multi-start checkpoint resumed without its recipe: refused, naming what differs.
 dlca_cli_test(recipe.resume_needs_recipe sh -c "${train} --recipe robust --epochs 2 --quiet --save m.json \
   && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\" \\(give the options' \
@@ -43,7 +43,7 @@ dlca_cli_test(recipe.robust_repairs sh -c "${train} --recipe robust --epochs 1 -
 set_tests_properties(recipe.robust_repairs PROPERTIES PASS_REGULAR_EXPRESSION "\nboth\n$")
 # Game of Life trains on 20 of the 512 neighbourhoods an epoch: a batch with hard loss 0 does not
 # stop the run unless the circuit gets all 512 right (the first such batches come from wrong rules).
-dlca_cli_test(recipe.robust_game_of_life sh -c "$<TARGET_FILE:dlca_train> --config game_of_life \
+dlca_cli_test(recipe.robust_game_of_life sh -c "$<TARGET_FILE:dlca_train_program> --config game_of_life \
   --recipe robust --seed 3 --quiet --summary s.json && grep -q '\"stopped_when_solved\": true' s.json")
 set_tests_properties(recipe.robust_game_of_life PROPERTIES PASS_REGULAR_EXPRESSION
   "\nneighbourhoods_correct 512\n")
@@ -60,7 +60,7 @@ dlca_cli_test(recipe.sharpen_to_above_one ${expect}
   ${train} --sharpen-to 1.5)
 dlca_cli_test(recipe.sharpen_to_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"sharpen_to\": 0/' \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q sharpen_to x.json \
-  && ${expect} 'x.json: sharpen_to: must be in .0, 1. .1: no sharpening., got 0' $<TARGET_FILE:dlca_train> --config x.json")
+  && ${expect} 'x.json: sharpen_to: must be in .0, 1. .1: no sharpening., got 0' $<TARGET_FILE:dlca_train_program> --config x.json")
 dlca_cli_test(recipe.noise_negative ${expect}
   "^train_checkerboard: --noise: must be a number from 0 to 100, got -1" ${train} --noise -1)
 dlca_cli_test(recipe.sharpen_end_before_start ${expect}

@@ -14,7 +14,7 @@ dlca_cli_test(hostile.stranger.run_threshold_range ${expect}
 # Task-level errors name the experiment file: a task that does not fit its config, an image that
 # is missing or not a PNG (the path is relative to the experiment file), an empty image name.
 set(s_data ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data)
-set(s_train $<TARGET_FILE:dlca_train>)
+set(s_train $<TARGET_FILE:dlca_train_program>)
 dlca_cli_test(hostile.stranger.experiment_task_misfit ${expect}
   "^dlca_train: invalid configuration: .*/stranger_gol_16x16\\.json: task\\.kind: game_of_life needs 1 channel on a 3x3 grid$"
   ${s_train} --config ${s_data}/stranger_gol_16x16.json --epochs 1)
@@ -81,4 +81,4 @@ dlca_cli_test(hostile.stranger.resume_other_pixels sh -c "mkdir a b && ${make_pn
   ${s_image} --target b/t.png --channels 8 --size 8 --steps 2 --epochs 2 --resume m.json")
 # A forgotten --config value is not read as the experiment named "--epochs".
 dlca_cli_test(stranger.config_forgotten_value ${expect}
-  "^dlca_train: --config: needs a value, got the option --epochs$" $<TARGET_FILE:dlca_train> --config --epochs 3)
+  "^dlca_train: --config: needs a value, got the option --epochs$" $<TARGET_FILE:dlca_train_program> --config --epochs 3)

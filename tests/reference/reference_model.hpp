@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "dlca/grid.hpp"
-#include "dlca/model.hpp"
+#include "dlca/core/grid.hpp"
+#include "dlca/core/model.hpp"
 
 namespace dlca::reference {
 

@@ -1,0 +1,21 @@
+# dlca_add_layer(NAME SOURCES... [DEPENDS layers...]): one layer of the library (README, "How it works"):
+# a static library dlca_NAME (alias dlca::NAME) built from src/NAME/, whose public headers are
+# include/dlca/NAME/ and whose private headers are found as "NAME/..." from src/. DEPENDS names the
+# lower layers it links, the only ones its files may include (tools/check_layers.py checks that).
+function(dlca_add_layer name)
+  cmake_parse_arguments(PARSE_ARGV 1 layer "" "" "SOURCES;DEPENDS")
+  set(target dlca_${name})
+  add_library(${target} STATIC ${layer_SOURCES})
+  add_library(dlca::${name} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  target_include_directories(${target}
+    PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
+    PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  foreach(lower ${layer_DEPENDS})
+    target_link_libraries(${target} PUBLIC dlca_${lower})
+  endforeach()
+  if(DLCA_HAVE_PYTHON_CANDIDATE)
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  endif()
+  set_property(GLOBAL APPEND PROPERTY DLCA_LAYER_TARGETS ${target})
+endfunction()

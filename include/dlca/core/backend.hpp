@@ -1,0 +1,78 @@
+// The contract every backend (CPU, Vulkan) implements: given a model, a batch of initial grids and
+// the target, run the rollout and return the soft loss, the hard loss and the logit gradients.
+// The optimiser, experiments and command-line programs sit above this and do not know which ran.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dlca/core/grid.hpp"
+#include "dlca/core/model.hpp"
+#include "dlca/core/optimizer_settings.hpp"
+
+namespace dlca {
+
+struct RolloutBatch {
+  int batch = 1;
+  const float* initial_state = nullptr;  // [batch][C][H][W], values in [0, 1]
+  const uint8_t* fire_masks = nullptr;   // async only: [step][y*W + x], 1 where the cell updates
+};
+
+struct RolloutRequest {
+  bool gradient = true;      // compute grad
+  bool hard_loss = true;     // also run the hard (boolean) circuit on the same inputs and masks
+  bool final_state = false;  // return the soft final state
+  // Forward-only sharpening (docs/MODEL.md §3.5): the soft rollout's gates use softmax(logits / T)
+  // with T = forward_temperature, the logit gradient the softmax of the undivided logits. 1: the
+  // plain softmax.
+  double forward_temperature = 1.0;
+  // Noise added to the logits of the soft pass (forward and softmax backward), laid out as
+  // Model::logits; the hard pass uses the clean logits. Null: none.
+  const std::vector<float>* logit_noise = nullptr;
+};
+
+struct RolloutResult {
+  double soft_loss = 0;     // sum of squared errors over the loss channels after the last step
+  double hard_loss = 0;     // the same with hard gates: the number of wrong bits
+  std::vector<float> grad;  // dL/dlogits, laid out as Model::logits
+  std::vector<float> final_state;  // [batch][C][H][W] when requested
+};
+
+// One epoch run entirely on a backend's device (see Backend::device_training).
+struct DeviceEpoch {
+  double soft_loss = 0, hard_loss = 0;
+  int active_gates = 0;         // of the parameters the losses were measured with
+  bool finite_gradient = true;  // false: the AdamW step was skipped
+};
+
+// An optional part of a backend: training with the logits and AdamW's moments kept on its device
+// (the Vulkan backend). The trainer uploads them once (and after a restore), runs whole epochs
+// there (rollout, gradient, AdamW) and downloads them only when it needs them (saving, the end of
+// a run).
+class DeviceTraining {
+ public:
+  virtual ~DeviceTraining() = default;
+  virtual void upload_training_state(const Model& model, const std::vector<float>& first_moment,
+                                     const std::vector<float>& second_moment) = 0;
+  // `step` is AdamW's 1-based step number for the bias corrections; forward_temperature and
+  // logit_noise as in RolloutRequest.
+  virtual DeviceEpoch train_epoch(const Model& model, const AdamWSettings& settings, int64_t step,
+                                  double forward_temperature, const std::vector<float>* logit_noise,
+                                  const Target& target, const RolloutBatch& batch) = 0;
+  virtual void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
+                                       std::vector<float>& second_moment) = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual RolloutResult rollout(const Model& model, const Target& target, const RolloutBatch& batch,
+                                const RolloutRequest& request) = 0;
+  // Optional parts are asked for, never thrown from: null when this backend (or its current
+  // options) does not have the part; the trainer then runs AdamW on the host.
+  virtual DeviceTraining* device_training() { return nullptr; }
+};
+
+}  // namespace dlca

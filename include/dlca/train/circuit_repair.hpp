@@ -1,0 +1,74 @@
+// Greedy repair of a trained hard circuit (README, "Training recipes"): when training ends with a
+// few wrong bits, try each uncertain gate's other likely ops one at a time, keeping a change
+// whenever the hard loss falls, until it is 0 or no single change helps.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "dlca/core/cell_program.hpp"
+#include "dlca/core/grid.hpp"
+
+namespace dlca {
+
+struct RepairSettings {
+  double uncertain_below = 0.9;   // gates whose top op has a softmax probability below this
+  double min_probability = 0.02;  // alternatives: ops with at least this probability,
+  int max_alternatives = 2;       // the most likely ones of each gate
+  int max_passes = 10;            // sweeps over the candidates while one improves
+  // Batches of data a circuit is scored on: those of the next `batches` epochs, identical ones
+  // counted once (a task whose every epoch sees the same grids has one). A change must lower
+  // their summed hard loss, so a circuit fixed for one draw of random starts or fire masks alone
+  // is not taken for a working one.
+  int batches = 16;
+  int threads = 0;             // 0: all cores
+  std::function<bool()> stop;  // asked between chunks; true ends the search (Ctrl-C)
+};
+
+// One op change of a gate.
+struct GateChange {
+  int gate = 0;
+  int from_op = 0, to_op = 0;
+};
+
+struct RepairReport {
+  double hard_loss_before = 0, hard_loss_after = 0;  // summed over the batches
+  int batches = 0;                                   // distinct batches scored
+  std::vector<GateChange> changes;  // in the order applied; the last op of a gate counts
+  int64_t evaluations = 0;          // hard rollouts run
+  int candidates = 0;               // (gate, op) alternatives considered per pass
+  double seconds = 0;
+  bool stopped = false;  // ended by RepairSettings::stop
+};
+
+// One batch of the hard rollouts the repair scores circuits with: synchronous when masks is null.
+struct RepairBatch {
+  const float* initial_state = nullptr;
+  const uint8_t* masks = nullptr;
+  const Target* target = nullptr;
+};
+
+// A circuit's score: its hard loss summed over the batches.
+struct RepairProblem {
+  const CellProgram* program = nullptr;
+  const GridGeometry* geometry = nullptr;
+  int steps = 0;
+  const std::vector<int>* loss_channels = nullptr;
+  std::vector<RepairBatch> batches;
+};
+
+// First-improvement search over (gate, op) alternatives in a fixed order (gates by rising top
+// probability, then each gate's alternatives by falling probability): a change is kept when it
+// lowers the hard loss. Candidates are
+// scored in parallel in chunks, the first improving one in order is kept, so the result is the
+// same at any thread count. `logits` only rank the candidates; nothing is changed.
+RepairReport search_repair(const RepairProblem& problem, const std::vector<float>& logits,
+                           const RepairSettings& settings = {});
+
+// Makes each change's op the gate's argmax: its logit and the old top one are swapped (the same
+// entries of any `companions`, such as optimizer moments, are swapped alike).
+void apply_repair(const std::vector<GateChange>& changes, std::vector<float>& logits,
+                  std::vector<std::vector<float>*> companions = {});
+
+}  // namespace dlca

@@ -1,0 +1,51 @@
+// Multi-start training (the `robust` recipe): a run of K starts trains K candidates side by side,
+// candidate k being the complete run of seed start_seed(seed, k) (its own wiring, data and masks),
+// all one epoch at a time. The run stops when one has held hard loss 0 for stop_when_solved epochs
+// (the lowest start wins a tie) and keeps that one. Every candidate depends only on its seed, so
+// the same one wins at any thread count, on any backend.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "dlca/core/backend.hpp"
+#include "dlca/core/config.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/task.hpp"
+#include "dlca/train/trainer.hpp"
+
+namespace dlca {
+
+// Start 0 is the run's own seed; the others are hashed from it, below 2^32 (JAX streams need that).
+uint64_t start_seed(uint64_t run_seed, int start);
+// Candidate `start`'s configuration: the run's, with that start's seed and starts = 1.
+ExperimentConfig start_config(const ExperimentConfig& run, int start);
+
+// The candidates of one run and what each owns.
+struct TrainingCandidate {
+  std::unique_ptr<Task> task;
+  std::unique_ptr<Backend> backend;
+  std::unique_ptr<Trainer> trainer;
+};
+
+using MakeTask = std::function<std::unique_ptr<Task>(const ExperimentConfig&)>;
+// Called once per candidate with its index; `threads` is that candidate's share of the threads.
+using MakeBackend = std::function<std::unique_ptr<Backend>(int start, int threads)>;
+
+// The threads each candidate's backend gets: `threads` in all (0 = every core) split between
+// `starts` candidates, at least one each.
+int threads_per_start(int threads, int starts);
+
+// Builds run.starts candidates, fresh or continuing `resumed` (a checkpoint of this run: a plain
+// one for one start, one holding every candidate for several, or a solved multi-start run's chosen
+// candidate resumed alone with starts 1 and its seed). Throws std::runtime_error naming the
+// checkpoint when it cannot be continued this way.
+std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
+                                               const MakeTask& make_task,
+                                               const MakeBackend& make_backend, int threads,
+                                               ModelFile* resumed = nullptr,
+                                               const std::string& resumed_path = "");
+
+}  // namespace dlca

@@ -1,0 +1,115 @@
+// Sweeps: one experiment trained over a list of seeds and a grid of configuration values, each run
+// recorded as it finishes (DIR/runs/<id>.json) so an interrupted sweep resumes without repeating
+// finished runs, and gathered into DIR/runs.csv, DIR/runs.json and DIR/summary.md. Used by
+// dlca_sweep (locally with --jobs, or spread over MPI ranks); the runs depend only on seed and
+// options, never on how many run at once or on how many threads each has.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dlca/train/experiment_file.hpp"
+
+namespace dlca {
+
+// --set KEY=V1,V2: a configuration key and the values to try, as typed.
+struct SweepSetting {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+// "1-10", "1,5,9", "1-3,7": seeds in the order given. Throws std::invalid_argument with the reason.
+std::vector<uint64_t> parse_seeds(const std::string& text);
+// "lr=0.03,0.05": splits on commas outside brackets, so a list value stays whole
+// ("perception_layers=[8,4],[16]"). Throws std::invalid_argument with the reason.
+SweepSetting parse_setting(const std::string& text);
+
+struct SweepSpec {
+  std::string experiment;  // --config as given (a name from targets/ or a path)
+  std::vector<uint64_t> seeds;
+  std::vector<SweepSetting> settings;
+  std::optional<int64_t> epochs;        // --epochs for every run
+  std::optional<int> stop_when_solved;  // --stop-when-solved for every run
+  std::string recipe;                   // --recipe for every run ("": the experiment's)
+};
+
+// One training of the sweep: a seed and one combination of the settings' values.
+struct SweepRun {
+  size_t index = 0;  // in grid order (first --set slowest), then seed
+  size_t combination = 0;
+  uint64_t seed = 0;
+  std::string options;  // "lr=0.03;steps=20" ("" without --set)
+  std::string id;       // file name stem: runs/<id>.json, models/<id>.json
+  ExperimentConfig config;
+};
+
+// What a finished run reports: one row of runs.csv.
+struct SweepRow {
+  uint64_t seed = 0;
+  std::string options;
+  std::optional<int64_t> first_zero_epoch;
+  double final_soft_loss = 0, final_hard_loss = 0;
+  int active_gates = 0, pruned_gates = 0;
+  double wall_seconds = 0;
+  std::string model;   // relative to the sweep directory
+  int64_t epochs = 0;  // epochs trained (fewer than asked when stopped as solved)
+  std::string logits_checksum;
+  nlohmann::json to_json() const;
+  static SweepRow from_json(const nlohmann::json& json);  // throws on a malformed row
+};
+
+// A run is solved when it ends with hard loss 0; one that reached 0 and lost it again is not.
+bool solved(const SweepRow& row);
+
+class Sweep {
+ public:
+  // Builds every run's configuration (the experiment's, with --epochs, --stop-when-solved and the
+  // settings applied to its JSON and read back by config_from_json, so a bad key or value is
+  // refused as in an experiment file). Throws ConfigError naming the setting.
+  Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory);
+
+  const std::vector<SweepRun>& runs() const { return runs_; }
+  const std::string& directory() const { return directory_; }
+
+  // Creates the directory (or checks that it holds this same sweep, refusing another's), writes
+  // DIR/sweep.json and reads the rows of the runs already finished. Throws FileError.
+  void open();
+  bool finished(size_t run) const { return rows_[run].has_value(); }
+  size_t finished_count() const;
+
+  // Trains one run on the CPU with `threads` threads (0: all), saving its model under
+  // DIR/models/. Returns nothing when a signal stopped it before its end (not recorded).
+  std::optional<SweepRow> train(const SweepRun& run, int threads) const;
+  // Records a finished run: DIR/runs/<id>.json, then runs.csv, runs.json and summary.md again.
+  void record(size_t run, const SweepRow& row);
+
+  // The finished rows in run order, as CSV and JSON; the summary per combination as Markdown.
+  std::string csv() const;
+  nlohmann::json rows_json() const;
+  std::string summary_markdown() const;
+
+ private:
+  nlohmann::json identity() const;  // what must match to resume
+  void write_tables() const;
+
+  SweepSpec spec_;
+  ExperimentFile experiment_;
+  std::string directory_;
+  std::vector<SweepRun> runs_;
+  std::vector<std::string> combinations_;  // options text per combination
+  std::vector<std::optional<SweepRow>> rows_;
+};
+
+// One line per finished run for the progress output.
+std::string progress_line(const SweepRow& row, size_t done, size_t total);
+
+// Runs the unfinished runs of an opened sweep on this machine, `jobs` at once, threads split
+// between them. Prints a progress line per run to `out`. Returns false when a signal stopped it.
+bool run_sweep_locally(Sweep& sweep, int jobs, int threads, std::ostream& out);
+
+}  // namespace dlca

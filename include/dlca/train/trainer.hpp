@@ -1,0 +1,86 @@
+// The training loop above the backend contract: per epoch it asks the task for initial grids, runs
+// the backend's rollout (soft loss, hard loss, gradient) and takes one AdamW step.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "dlca/core/backend.hpp"
+#include "dlca/core/epoch_stats.hpp"
+#include "dlca/core/model.hpp"
+#include "dlca/train/adamw.hpp"
+#include "dlca/train/circuit_repair.hpp"
+#include "dlca/train/task.hpp"
+
+namespace dlca {
+
+class Trainer {
+ public:
+  Trainer(Model model, const Task& task, Backend& backend);
+  EpochStats run_epoch();
+  // The parameters and optimiser state; when training on a device, downloaded first if stale.
+  const Model& model() const {
+    sync_from_device();
+    return model_;
+  }
+  const Task& task() const { return task_; }
+  int64_t epoch() const { return epoch_; }
+  const AdamW& optimizer() const {
+    sync_from_device();
+    return optimizer_;
+  }
+  bool on_device() const { return on_device_; }
+  // Every epoch run so far, including those before a restore.
+  const std::vector<EpochStats>& history() const { return history_; }
+  // Continues a run from a checkpoint: optimizer moments and step count, epoch, history. The
+  // data and mask streams are keyed by epoch, so the next epoch is the one the run would have had.
+  void restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
+               std::vector<float> second_moment, std::vector<EpochStats> history);
+
+  // Keeps the state before each epoch (parameters, moments, step count) so that the epoch can be
+  // taken back: a copy per epoch on the host, and on a device the download of that state.
+  void keep_undo_state(bool keep) { keep_undo_ = keep; }
+  // Takes back the last epoch: parameters, moments and step count as they were before it, one epoch
+  // less, its history entry removed. Its measurement, which is that of the parameters now current,
+  // stays available as undone_epoch() until the next epoch or restore. A run that stops when solved
+  // uses it to end with the very parameters that scored hard loss 0; resuming such a checkpoint
+  // repeats that epoch exactly. Throws std::logic_error unless keep_undo_state(true) was set before
+  // the last epoch ran.
+  void undo_last_epoch();
+  const std::optional<EpochStats>& undone_epoch() const { return undone_; }
+
+  // Greedy repair of the current hard circuit, scored on the data the next epoch would see
+  // (circuit_repair.hpp); changes nothing. apply_repair makes its changes (logits and moments).
+  RepairReport search_repair(const RepairSettings& settings);
+  void apply_repair(const RepairReport& report);
+
+ private:
+  void sync_from_device() const;
+  void prepare_data(int64_t epoch);  // data_ and masks_ of an epoch
+
+  mutable Model model_;
+  const Task& task_;
+  Backend& backend_;
+  mutable AdamW optimizer_;
+  DeviceTraining* device_;           // the backend's, null when it trains on the host
+  bool on_device_;                   // parameters and moments live on the backend's device
+  bool device_needs_upload_ = true;  // the host copies are newer (start, restore)
+  mutable bool host_stale_ = false;  // the device's copies are newer
+  int64_t device_steps_ = 0;         // AdamW steps taken, counting those on the device
+  uint64_t masks_key_;
+  int64_t epoch_ = 0;
+  std::vector<EpochStats> history_;
+  TaskBatch data_;
+  jax::EpochKeys jax_rollout_keys_;  // the notebook's per-epoch rollout keys (async masks)
+  std::vector<uint8_t> masks_;       // this epoch's async fire masks
+  std::vector<float> noise_;         // this epoch's logit noise (scaled), when on
+  bool keep_undo_ = false;
+  struct Snapshot {
+    int64_t steps = -1;  // -1: none kept for the last epoch
+    std::vector<float> logits, first_moment, second_moment;
+  } before_last_epoch_;
+  std::optional<EpochStats> undone_;
+};
+
+}  // namespace dlca

@@ -1,0 +1,20 @@
+// Pictures of a training run: where the loss-curve SVG goes beside the CSV log, and an animated
+// GIF of the trained hard rule growing from the task's first initial grid.
+#pragma once
+
+#include <string>
+
+#include "dlca/core/model.hpp"
+#include "dlca/train/task.hpp"
+
+namespace dlca {
+
+// "run.csv" -> "run.svg"; other names get ".svg" appended.
+std::string svg_beside(const std::string& csv_path);
+
+// The hard circuit run for 2 x steps (asynchronously for async configurations) from the first
+// initial grid of the task's epoch-0 batch, one frame per step. Channels 0..2 are drawn in colour
+// when the loss covers three channels, else channel 0 in black. Throws FileError.
+void write_rollout_gif(const Model& model, const Task& task, const std::string& path);
+
+}  // namespace dlca

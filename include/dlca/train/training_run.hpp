@@ -1,0 +1,87 @@
+// Running a whole training for a command-line program: epochs with a live progress line (or plain
+// periodic lines when not on a terminal), the per-epoch CSV log, periodic checkpoints, the final
+// summary (printed and as JSON), and the saved checkpoint. Ctrl-C or SIGTERM stops after the
+// current epoch and still writes everything; a second one stops at once, leaving no partial file. A
+// trainer restored from a checkpoint continues where it stopped; the log and summary then cover the
+// whole run.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "dlca/io/output_paths.hpp"
+#include "dlca/train/trainer.hpp"
+
+namespace dlca {
+
+struct TrainingRunOptions {
+  int64_t epochs = 0;
+  std::string log_path;        // CSV: epoch,soft_loss,hard_loss,active_gates,ms; loss SVG beside it
+  std::string gif_path;        // rollout GIF of the trained hard rule
+  std::string histogram_path;  // per-op gate histogram, SVG
+  std::string summary_path;    // JSON summary
+  std::string save_path;       // model file (a checkpoint: it can be resumed)
+  int64_t checkpoint_every = 0;  // rewrite save_path every N epochs (0: only at the end)
+  int print_every = 100;         // plain-line period when not on a terminal
+  bool quiet = false;            // no progress output at all
+  int threads = 0;               // several candidates: how many train at once (0 = every core)
+  // Run on the final model before the summary is written; its keys are added to the summary JSON.
+  // They are printed after the summary as "key value".
+  std::function<nlohmann::json(const Model&)> evaluate;
+  // Called after every epoch with the epoch of the candidate shown (the one that solved, else the
+  // lowest hard loss); returning false stops the run there, as an interruption does.
+  std::function<bool(const EpochStats&)> on_epoch;
+  // Ctrl-C and SIGTERM stop the run after its epoch (a second one ends the process). A caller that
+  // handles signals itself (the Python module, through on_epoch) turns this off.
+  bool handle_signals = true;
+};
+
+struct TrainingSummary {
+  std::string experiment;
+  std::string backend;
+  int64_t epochs = 0;
+  double final_soft_loss = 0, final_hard_loss = 0;
+  std::optional<int64_t> first_zero_epoch;  // first epoch whose hard loss was 0
+  int active_gates = 0;                     // of the final parameters
+  std::string logits_checksum;              // logits_checksum() of the final parameters
+  int pruned_gates = 0;                     // gates of the pruned circuit (docs/MODEL.md §11.2)
+  int64_t resumed_from_epoch = 0;           // 0 unless the run continued a checkpoint
+  double wall_seconds = 0;                  // of this invocation
+  double median_epoch_ms = 0;
+  bool interrupted = false;          // stopped by a signal before `epochs`
+  bool stopped_when_solved = false;  // stopped early by the config's stop_when_solved
+  int stop_signal = 0;               // SIGINT or SIGTERM when a signal stopped the run
+  // Multi-start: how many candidates, which one the run kept (the one that solved, else the one
+  // with the lowest hard loss, the lowest start on ties) and its seed. 1, 0 and the seed otherwise.
+  int starts = 1;
+  int chosen_start = 0;
+  uint64_t start_seed = 0;
+  // --repair: what the repair of the kept candidate found (hard loss before and after, gates
+  // changed, hard rollouts, seconds); null when none ran. A repair that reaches 0 is applied and
+  // the run counts as solved at its last epoch; one that does not changes nothing.
+  nlohmann::json repair;
+  // Hard circuit's op counts (argmax), perception (per kernel) and update separately.
+  std::vector<int> perception_op_counts, update_op_counts;
+  nlohmann::json extra;  // keys from TrainingRunOptions::evaluate
+  nlohmann::json to_json() const;
+};
+
+// The files a run writes, named by option, for check_output_paths.
+std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options);
+
+TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
+                             const TrainingRunOptions& options, std::ostream& out);
+// A multi-start run: the candidates train one epoch at a time each, side by side (in parallel on
+// the CPU); the log, model, pictures and summary are those of the chosen candidate. `run_seed` is
+// the seed the candidates' seeds were derived from.
+TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_seed,
+                             const std::string& backend_name, const TrainingRunOptions& options,
+                             std::ostream& out);
+
+}  // namespace dlca

@@ -1,0 +1,41 @@
+// Setting up a training run from a configuration: its candidates (one, or --starts of them), each
+// with its task and backend, from scratch or from a checkpoint, after checking that the run fits
+// in memory. Shared by the training programs and the Python module.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dlca/train/backend_choice.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/multi_start.hpp"
+
+namespace dlca {
+
+struct PreparedTraining {
+  std::vector<TrainingCandidate> candidates;
+  std::string backend_name;         // candidate 0's backend
+  std::string note;                 // why "auto" chose its backend (empty otherwise)
+  VulkanBackend* vulkan = nullptr;  // candidate 0's backend when it is the Vulkan one
+  std::vector<Trainer*> trainers() const;
+};
+
+// Throws unless `checkpoint` (read from `path`) can be continued by a run of `config`: the same
+// configuration apart from how long to train (the message names every differing field), and an
+// epoch count not below the checkpoint's.
+void check_resume(const ModelFile& checkpoint, const std::string& path,
+                  const ExperimentConfig& config);
+
+// Validates the configuration and the checkpoint (check_resume) first.
+// `choice.cpu` is every candidate's CPU backend (its threads split between candidates);
+// `resumed`/`resume_path`: a checkpoint to continue (make_candidates checks it fits the run);
+// `max_memory` 0 = what the machine has. Throws with a one-line reason.
+PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask& make_task,
+                                  const BackendChoice& choice, ModelFile* resumed,
+                                  const std::string& resume_path, uint64_t max_memory);
+
+// The epochs a trainer measured, with the one a solved stop took back (the log's rows).
+std::vector<EpochStats> measured_epochs(const Trainer& trainer);
+
+}  // namespace dlca

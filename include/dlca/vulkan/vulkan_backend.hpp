@@ -1,0 +1,81 @@
+// The Vulkan compute backend: the same contract as the CPU backend (dlca/core/backend.hpp), run by
+// GLSL compute shaders (shaders/, compiled to SPIR-V at build time and embedded). A whole epoch
+// (upload, forward, hard rollout, backward, gradient sums, download) is one recorded command
+// buffer, re-submitted every epoch; buffers stay resident and only losses and per-gate gradient
+// sums come back. Work larger than one dispatch or one buffer binding is split into chunks of
+// cells. Built only where Vulkan was found; vulkan_available() says so at run time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dlca/core/backend.hpp"
+
+namespace dlca {
+
+// True when this build includes the Vulkan backend.
+bool vulkan_built();
+
+struct VulkanDeviceInfo {
+  int index = 0;
+  std::string name, type;
+  std::string api_version;    // "1.3.230"
+  uint64_t memory_bytes = 0;  // device-local heaps
+};
+
+// The Vulkan devices present; throws std::runtime_error (one line) when Vulkan cannot start.
+std::vector<VulkanDeviceInfo> list_vulkan_devices();
+
+struct VulkanBackendOptions {
+  int device = 0;
+  // Run under VK_LAYER_KHRONOS_validation and count its errors (also on with the environment
+  // variable DLCA_VULKAN_VALIDATION=1).
+  bool validation = false;
+  bool profile = false;  // GPU timestamps per phase (see profile())
+  // Keep the logits and AdamW's moments on the device and run the optimiser there (training
+  // through Trainer); false: AdamW on the host, the gradient downloaded every epoch.
+  bool train_on_device = true;
+  // Lower limits than the device's, to exercise splitting in tests; 0 keeps the device's.
+  uint32_t max_workgroups = 0;     // per dispatch dimension
+  uint64_t max_binding_bytes = 0;  // largest buffer bound to one shader binding
+  // Activations (and gradient slots) of one chunk of cells, at most; 0: 1 GiB (at most 1/8 of the
+  // device's memory). Smaller chunks
+  // keep a level's rows in the GPU's cache but need more dispatches.
+  uint64_t chunk_bytes = 0;
+};
+
+// Where the time of the last rollout went: counts of the recorded work and GPU milliseconds per
+// phase (when the device has timestamps and profiling is on).
+struct VulkanProfile {
+  int dispatches = 0, submits = 0, chunks = 0;
+  std::vector<std::pair<std::string, double>> phase_ms;
+};
+
+class VulkanBackend : public Backend, private DeviceTraining {
+ public:
+  explicit VulkanBackend(VulkanBackendOptions options = {});
+  ~VulkanBackend() override;
+  std::string name() const override;
+  RolloutResult rollout(const Model& model, const Target& target, const RolloutBatch& batch,
+                        const RolloutRequest& request) override;
+  // Non-null when the options train on the device (VulkanBackendOptions::train_on_device).
+  DeviceTraining* device_training() override;
+  int validation_errors() const;
+  const VulkanProfile& profile() const;
+
+ private:
+  void upload_training_state(const Model& model, const std::vector<float>& first_moment,
+                             const std::vector<float>& second_moment) override;
+  DeviceEpoch train_epoch(const Model& model, const AdamWSettings& settings, int64_t step,
+                          double forward_temperature, const std::vector<float>* logit_noise,
+                          const Target& target, const RolloutBatch& batch) override;
+  void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
+                               std::vector<float>& second_moment) override;
+
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dlca

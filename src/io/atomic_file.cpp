@@ -1,0 +1,215 @@
+// Atomic file writes (registered temporary + fsync + rename, or direct writes to devices and
+// pipes), removal of temporaries on signals and of stale ones of dead processes, and size-limited
+// whole-file reads.
+#include "dlca/io/atomic_file.hpp"
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace dlca {
+
+namespace {
+
+// The temporaries being written, readable from a signal handler: a slot is claimed with `state`
+// 0 -> 1, its path copied, then published with 2.
+struct TemporarySlot {
+  std::atomic<int> state{0};
+  char path[4096];
+};
+std::array<TemporarySlot, 16> g_temporaries;
+
+int register_temporary(const std::string& path) {
+  if (path.size() >= sizeof(TemporarySlot::path)) return -1;
+  for (size_t i = 0; i < g_temporaries.size(); ++i) {
+    int expected = 0;
+    if (g_temporaries[i].state.compare_exchange_strong(expected, 1)) {
+      std::memcpy(g_temporaries[i].path, path.c_str(), path.size() + 1);
+      g_temporaries[i].state = 2;
+      return int(i);
+    }
+  }
+  return -1;  // more than 16 at once: not removed on a signal (never happens in dlca)
+}
+
+void unregister_temporary(int slot) {
+  if (slot >= 0) g_temporaries[size_t(slot)].state = 0;
+}
+
+std::string error_text() { return std::strerror(errno); }
+
+// "DIR/NAME.tmp.<pid>" files of processes that no longer exist, left by a kill.
+void remove_stale_temporaries(const std::filesystem::path& file) {
+  const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : ".";
+  const std::string prefix = file.filename().string() + ".tmp.";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* entry = ::readdir(d)) {
+    const std::string name = entry->d_name;
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = pid_t(std::stol(digits));
+    if (pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(pid, 0) != 0 && errno == ESRCH) ::unlink((dir / name).c_str());
+  }
+  ::closedir(d);
+}
+
+// True for paths written in place: existing devices, pipes and sockets, and the /dev and /proc
+// names of the standard streams (whatever they point to).
+bool written_directly(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  if (S_ISDIR(st.st_mode)) throw FileError(path + ": is a directory");
+  if (!S_ISREG(st.st_mode)) return true;
+  struct stat link {};
+  return ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode) &&
+         (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0);
+}
+
+}  // namespace
+
+void remove_temporary_files() noexcept {
+  for (TemporarySlot& slot : g_temporaries)
+    if (slot.state.load() == 2) ::unlink(slot.path);
+}
+
+OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+  if (written_directly(path_)) {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) throw FileError(path_ + ": cannot write (" + error_text() + ")");
+    return;
+  }
+  // A symbolic link to a regular file: replace the file it names, not the link.
+  std::error_code ec;
+  std::filesystem::path target = path_;
+  if (std::filesystem::is_symlink(target, ec)) {
+    const auto resolved = std::filesystem::canonical(target, ec);
+    if (!ec) target = resolved;
+  }
+  remove_stale_temporaries(target);
+  tmp_ = target.string() + ".tmp." + std::to_string(::getpid());
+  slot_ = register_temporary(tmp_);
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    const std::string reason = error_text();
+    unregister_temporary(slot_);
+    throw FileError(path_ + ": cannot write (" + reason + ")");
+  }
+  target_ = target.string();
+}
+
+OutputFile::~OutputFile() { discard(); }
+
+void OutputFile::discard() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+  tmp_.clear();
+  unregister_temporary(slot_);
+  slot_ = -1;
+}
+
+void OutputFile::write(std::string_view bytes) {
+  if (fd_ < 0) throw FileError(path_ + ": write after the file was closed");
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string reason = n < 0 ? error_text() : "no progress";
+      discard();
+      throw FileError(path_ + ": write failed (" + reason + ")");
+    }
+    done += size_t(n);
+  }
+}
+
+void OutputFile::commit() {
+  if (fd_ < 0) throw FileError(path_ + ": write after the file was closed");
+  if (tmp_.empty()) {  // a device or pipe: nothing to sync or rename
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) throw FileError(path_ + ": write failed (" + error_text() + ")");
+    return;
+  }
+  const int fd = fd_;
+  fd_ = -1;
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const std::string reason = error_text();
+    discard();
+    throw FileError(path_ + ": write failed (" + reason + ")");
+  }
+  if (std::rename(tmp_.c_str(), target_.c_str()) != 0) {
+    const std::string reason = error_text();
+    discard();
+    throw FileError(path_ + ": cannot replace (" + reason + ")");
+  }
+  tmp_.clear();
+  unregister_temporary(slot_);
+  slot_ = -1;
+}
+
+void write_file_atomically(const std::string& path, std::string_view contents) {
+  OutputFile out(path);
+  out.write(contents);
+  out.commit();
+}
+
+void check_writable(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw FileError(path + ": is a directory");
+    if (!S_ISREG(st.st_mode)) {  // a device or pipe is written in place
+      if (::access(path.c_str(), W_OK) != 0)
+        throw FileError(path + ": cannot write (" + error_text() + ")");
+      return;
+    }
+  }
+  const size_t slash = path.find_last_of('/');
+  const std::string dir =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  if (::stat(dir.c_str(), &st) != 0)
+    throw FileError(path + ": cannot write there (" + dir + ": " + error_text() + ")");
+  if (!S_ISDIR(st.st_mode))
+    throw FileError(path + ": cannot write there (" + dir + ": not a directory)");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw FileError(path + ": cannot write there (" + dir + ": " + error_text() + ")");
+}
+
+std::string read_file(const std::string& path, size_t max_bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw FileError(path + ": cannot open (" + error_text() + ")");
+  if (S_ISDIR(st.st_mode)) throw FileError(path + ": is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FileError(path + ": cannot open (" + error_text() + ")");
+  if (!S_ISREG(st.st_mode)) {  // a pipe or device: read up to the limit
+    std::string data;
+    char buffer[65536];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+      data.append(buffer, size_t(in.gcount()));
+      if (data.size() > max_bytes)
+        throw FileError(path + ": too large (more than " + std::to_string(max_bytes) + " bytes)");
+    }
+    return data;
+  }
+  if (uint64_t(st.st_size) > max_bytes)
+    throw FileError(path + ": too large (" + std::to_string(st.st_size) + " bytes)");
+  std::string data(size_t(st.st_size), '\0');
+  if (!in.read(data.data(), std::streamsize(data.size()))) throw FileError(path + ": read failed");
+  return data;
+}
+
+}  // namespace dlca

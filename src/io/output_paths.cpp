@@ -1,0 +1,77 @@
+// check_output_paths (see output_paths.hpp).
+#include "dlca/io/output_paths.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+
+#include <sys/stat.h>
+
+#include "dlca/io/atomic_file.hpp"
+
+namespace dlca {
+
+namespace {
+
+// What a path names: an existing file's identity, or the resolved path of one to be made.
+struct FileIdentity {
+  bool exists = false, regular = false;
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::string resolved;
+};
+
+FileIdentity identify(const std::string& path) {
+  FileIdentity id;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    id.exists = true;
+    id.regular = S_ISREG(st.st_mode);
+    id.device = st.st_dev;
+    id.inode = st.st_ino;
+  }
+  std::error_code ec;
+  const auto resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  id.resolved = ec ? path : resolved.string();
+  return id;
+}
+
+// Devices and pipes are never the same file as anything for these checks.
+bool same_file(const FileIdentity& a, const FileIdentity& b) {
+  if ((a.exists && !a.regular) || (b.exists && !b.regular)) return false;
+  if (a.exists && b.exists) return a.device == b.device && a.inode == b.inode;
+  return a.resolved == b.resolved;
+}
+
+}  // namespace
+
+void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
+                        const std::vector<std::pair<std::string, std::string>>& may_replace) {
+  std::vector<std::pair<const NamedPath*, FileIdentity>> seen_inputs, seen_outputs;
+  for (const NamedPath& in : inputs)
+    if (!in.path.empty()) seen_inputs.emplace_back(&in, identify(in.path));
+  for (const NamedPath& out : outputs) {
+    if (out.path.empty()) continue;
+    const auto fail = [&](const std::string& why) {
+      return FileError(out.option + " " + out.path + ": " + why);
+    };
+    try {
+      check_writable(out.path);
+    } catch (const FileError& e) {
+      throw FileError(out.option + " " + e.what());
+    }
+    const FileIdentity id = identify(out.path);
+    for (const auto& [in, in_id] : seen_inputs) {
+      const bool allowed = std::find(may_replace.begin(), may_replace.end(),
+                                     std::make_pair(in->option, out.option)) != may_replace.end();
+      if (!allowed && same_file(id, in_id))
+        throw fail("is the input " + in->option + " " + in->path + "; write it somewhere else");
+    }
+    for (const auto& [other, other_id] : seen_outputs)
+      if (same_file(id, other_id))
+        throw fail("is also the output " + other->option + " " + other->path);
+    seen_outputs.emplace_back(&out, id);
+  }
+}
+
+}  // namespace dlca

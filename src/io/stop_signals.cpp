@@ -1,0 +1,47 @@
+// SIGINT/SIGTERM handling (see stop_signals.hpp): sigaction, async-signal-safe handler, RAII
+// restore.
+#include "dlca/io/stop_signals.hpp"
+
+#include <atomic>
+#include <csignal>
+
+#include "dlca/io/atomic_file.hpp"
+
+namespace dlca {
+
+namespace {
+
+std::atomic<int> g_signal{0};
+std::atomic<bool> g_graceful{false};
+
+extern "C" void on_stop_signal(int signo) {
+  int none = 0;
+  if (g_graceful.load() && g_signal.compare_exchange_strong(none, signo)) return;
+  remove_temporary_files();
+  ::signal(signo, SIG_DFL);
+  ::raise(signo);
+}
+
+}  // namespace
+
+StopSignals::StopSignals(bool graceful) : graceful_before_(g_graceful.load()) {
+  g_signal = 0;
+  g_graceful = graceful;
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  ::sigaction(SIGINT, &action, &interrupt_);
+  ::sigaction(SIGTERM, &action, &terminate_);
+}
+
+StopSignals::~StopSignals() {
+  ::sigaction(SIGINT, &interrupt_, nullptr);
+  ::sigaction(SIGTERM, &terminate_, nullptr);
+  g_graceful = graceful_before_;
+}
+
+bool StopSignals::stop_requested() { return g_signal.load() != 0; }
+int StopSignals::signal_number() { return g_signal.load(); }
+
+}  // namespace dlca

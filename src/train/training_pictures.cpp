@@ -1,0 +1,46 @@
+// Loss-curve file names and the rollout GIF of a trained rule.
+#include "dlca/train/training_pictures.hpp"
+
+#include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/cell_program.hpp"
+#include "dlca/core/random.hpp"
+#include "dlca/io/cell_pictures.hpp"
+
+namespace dlca {
+
+std::string svg_beside(const std::string& csv_path) {
+  const std::string ext = ".csv";
+  if (csv_path.size() > ext.size() &&
+      csv_path.compare(csv_path.size() - ext.size(), ext.size(), ext) == 0)
+    return csv_path.substr(0, csv_path.size() - ext.size()) + ".svg";
+  return csv_path + ".svg";
+}
+
+void write_rollout_gif(const Model& model, const Task& task, const std::string& path) {
+  const ExperimentConfig& cfg = model.config;
+  TaskBatch batch;
+  task.make_batch(0, batch);
+  const GridGeometry geometry =
+      make_grid_geometry(1, cfg.height, cfg.width, cfg.channels, cfg.periodic);
+  const CellProgram program = build_cell_program(model);
+  HardSimulator sim(program, hard_ops(model.logits), geometry);
+  sim.set_state(batch.initial_states.data());  // the first sample
+  const bool rgb = cfg.loss_channels.size() >= 3 && cfg.channels >= 3;
+  const int zoom = std::max(1, 256 / std::max(cfg.height, cfg.width));
+  GifWriter gif(path, 100);
+  const auto frame = [&] {
+    gif.add_frame(render_cells(sim.state(), cfg.channels, cfg.height, cfg.width, rgb, zoom));
+  };
+  frame();
+  const int steps = 2 * cfg.steps;
+  const std::vector<uint8_t> masks =
+      cfg.async ? fire_masks(derive_key(cfg.seed, 77), steps, cfg.height, cfg.width, cfg.fire_rate)
+                : std::vector<uint8_t>{};
+  for (int s = 0; s < steps; ++s) {
+    sim.step(cfg.async ? &masks[size_t(s) * cfg.height * cfg.width] : nullptr);
+    frame();
+  }
+  gif.finish();
+}
+
+}  // namespace dlca
