@@ -17,7 +17,9 @@
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/grid.hpp"
 #include "dlca/core/ops.hpp"
-#include "training_layout.hpp"
+#include "vulkan/program_tables.hpp"
+#include "vulkan/recorder.hpp"
+#include "vulkan/training_layout.hpp"
 #include "vulkan_context.hpp"
 
 // SPIR-V of shaders/*.comp, generated at build time by glslangValidator.
@@ -204,6 +206,18 @@ struct VulkanBackend::Impl {
   void build_plan(PlanKey new_key, const CellProgram& prog, const Model& model,
                   const GridGeometry& geo);
   VkCommandBuffer record(int flags);
+  // The parts of record, in order.
+  void record_inputs(vk::Recorder& r, int flags);
+  void record_rollout(vk::Recorder& r, bool hard);
+  void record_backward(vk::Recorder& r);
+  void record_optimizer(vk::Recorder& r);
+  void record_outputs(vk::Recorder& r, int flags);
+  void record_forward_chunk(vk::Recorder& r, const Push& push);
+  Push base_push() const;                            // the plan's constants
+  Push chunk_push(Push push, uint32_t chunk) const;  // and a chunk's cells
+  uint32_t step_flag(int step) const;                // `step` of a push: kSync when synchronous
+  // The perception trees in one dispatch (y: kernel x channel) when they fit its y dimension.
+  bool fuse_perception() const { return perception_trees <= max_groups(); }
 };
 
 void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, const Model& model,
@@ -219,50 +233,10 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   cells = uint32_t(geo.cells());
   const int C = cfg.channels;
 
-  // Levels: each perception layer (all kernels and channels), then each update layer.
-  levels.clear();
-  uint32_t next = 0;
-  for (const GateLayer& layer : model.perception_layers) {
-    levels.push_back({next, uint32_t(layer.count() * C)});
-    next += levels.back().second;
-  }
-  for (const GateLayer& layer : model.update_layers) {
-    levels.push_back({next, uint32_t(layer.width)});
-    next += levels.back().second;
-  }
-  if (next != prog.ops.size()) throw vk::VulkanError("vulkan backend: program levels mismatch");
-
-  // Consumers of every row, in op order; gate -> ops.
-  std::vector<std::vector<uint32_t>> consumers_of(prog.num_rows);
-  std::vector<std::vector<uint32_t>> ops_of(static_cast<size_t>(num_gates));
-  std::vector<uint32_t> op_words;
-  op_words.reserve(size_t(num_ops) * 4);
-  for (size_t o = 0; o < prog.ops.size(); ++o) {
-    const GateOp& op = prog.ops[o];
-    consumers_of[op.a].push_back(uint32_t(2 * o));
-    consumers_of[op.b].push_back(uint32_t(2 * o + 1));
-    ops_of[op.gate].push_back(uint32_t(o));
-    op_words.insert(op_words.end(), {op.a, op.b, op.out, op.gate});
-  }
-  std::vector<uint32_t> row_ranges, consumer_list;
-  for (const auto& list : consumers_of) {
-    row_ranges.push_back(uint32_t(consumer_list.size()));
-    consumer_list.insert(consumer_list.end(), list.begin(), list.end());
-    row_ranges.push_back(uint32_t(consumer_list.size()));
-  }
-  std::vector<uint32_t> gate_ops(size_t(num_gates) + 1);
-  for (int g = 0; g < num_gates; ++g) gate_ops[size_t(g) + 1] = gate_ops[g] + ops_of[g].size();
-  for (auto& v : gate_ops) v += uint32_t(num_gates) + 1;
-  for (const auto& list : ops_of) gate_ops.insert(gate_ops.end(), list.begin(), list.end());
-  std::vector<uint32_t> program_info(prog.output_rows.begin(), prog.output_rows.end());
-  program_info.push_back(uint32_t(cfg.loss_channels.size()));
-  for (int c : cfg.loss_channels) program_info.push_back(uint32_t(c));
-  program_info.push_back(uint32_t(model.perception_layers.size()));
-  for (size_t l = 0; l < model.perception_layers.size(); ++l)
-    program_info.insert(program_info.end(),
-                        {levels[l].first, uint32_t(model.perception_layers[l].width)});
-  perception_levels = model.perception_layers.size();
-  perception_trees = uint32_t(cfg.kernels * C);
+  ProgramTables tables = make_program_tables(prog, model);
+  levels = tables.levels;
+  perception_levels = tables.perception_levels;
+  perception_trees = tables.perception_trees;
 
   // Chunks of cells: activations and slots of a chunk within one binding, blocks within one
   // dispatch dimension.
@@ -283,36 +257,19 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   blocks = groups_for(chunk_cells);
   loss_groups = groups_for(cells);
 
-  const auto floats = [](uint64_t n) { return std::max<uint64_t>(n, 4) * 4; };
-  const std::array<uint64_t, kBindingCount> sizes = {
-      floats(op_words.size()),
-      floats(row_ranges.size()),
-      floats(consumer_list.size()),
-      floats(uint64_t(num_gates) * 8),
-      floats(geo.neighbour.size()),
-      floats(geo.inverse.size()),
-      floats(geo.state_base.size()),
-      floats((uint64_t(cfg.async ? steps : 0) * geo.plane() + 3) / 4),
-      floats(uint64_t(steps + 3) * state_size),
-      floats(state_size),
-      floats(uint64_t(prog.num_rows) * chunk_cells),
-      floats(uint64_t(2) * num_ops * chunk_cells),
-      floats(2 * state_size),
-      floats(uint64_t(9) * C * cells),
-      floats(uint64_t(num_ops) * blocks * 4),
-      floats(uint64_t(num_gates) * 4),
-      floats(gate_ops.size()),
-      floats(2 * uint64_t(loss_groups)),
-      floats(program_info.size()),
-      floats(uint64_t(prog.num_rows) * ((chunk_cells + 31) / 32)),
-      floats(uint64_t(num_gates) * kNumOps),
-      floats(uint64_t(num_gates) * kNumOps * 2),
-      floats(kNumOps * 4),
-      floats(kOptimizerScalarCount),
-      floats(2),
-      floats(uint64_t(num_gates) * kNumOps),
-      floats(uint64_t(num_gates) * kNumOps),
-  };
+  const std::array<uint64_t, kBindingCount> sizes =
+      binding_bytes(tables, {.num_gates = uint64_t(num_gates),
+                             .num_ops = uint64_t(num_ops),
+                             .num_rows = prog.num_rows,
+                             .steps = uint64_t(steps),
+                             .state_size = state_size,
+                             .cells = cells,
+                             .plane = uint64_t(geo.plane()),
+                             .channels = uint64_t(C),
+                             .async = cfg.async,
+                             .chunk_cells = chunk_cells,
+                             .blocks = blocks,
+                             .loss_groups = loss_groups});
   for (uint32_t b = 0; b < kBindingCount; ++b) {
     if (sizes[b] > binding)
       throw vk::VulkanError(fmt::format(
@@ -349,14 +306,14 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   const auto upload_vector = [&](Binding b, const auto& v) {
     upload(b, v.data(), v.size() * sizeof(v[0]));
   };
-  upload_vector(kOps, op_words);
-  upload_vector(kRowConsumers, row_ranges);
-  upload_vector(kConsumers, consumer_list);
+  upload_vector(kOps, tables.op_words);
+  upload_vector(kRowConsumers, tables.row_ranges);
+  upload_vector(kConsumers, tables.consumers);
   upload_vector(kNeighbour, geo.neighbour);
   upload_vector(kInverse, geo.inverse);
   upload_vector(kStateBase, geo.state_base);
-  upload_vector(kGateOps, gate_ops);
-  upload_vector(kProgramInfo, program_info);
+  upload_vector(kGateOps, tables.gate_ops);
+  upload_vector(kProgramInfo, tables.program_info);
   upload_vector(kOpTable, kOpCoefficients);
   key = std::move(new_key);
 }
@@ -367,216 +324,176 @@ namespace {
 enum Flags { kGradient = 1, kHard = 2, kFinalState = 4, kProfile = 8, kTrain = 16, kNoise = 32 };
 }  // namespace
 
-VkCommandBuffer VulkanBackend::Impl::record(int flags) {
-  VkCommandBuffer cb = device.allocate_commands();
-  commands[flags] = cb;
-  auto begin = vk::make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  vk::check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
-  const bool profiling = (flags & kProfile) && queries;
-  int dispatches = 0;
-  uint32_t query = 0;
-  std::vector<std::string>& names = phase_names[flags];
-  names.clear();
-  if (profiling) vkCmdResetQueryPool(cb, queries, 0, kMaxQueries);
-  const VkDescriptorSet set = device.descriptor_set();
-  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, device.pipeline_layout(), 0, 1, &set,
-                          0, nullptr);
-  const auto stamp = [&](const char* phase_ended) {
-    if (!profiling) return;
-    if (query > 0) names.push_back(phase_ended);
-    vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, query++);
-  };
-  const auto barrier = [&](VkAccessFlags dst_access = 0, VkPipelineStageFlags dst_stage = 0) {
-    auto mb = vk::make<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | dst_access;
-    vkCmdPipelineBarrier(
-        cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | dst_stage, 0, 1,
-        &mb, 0, nullptr, 0, nullptr);
-  };
-  const auto copy = [&](const vk::Buffer& from, size_t from_offset, const vk::Buffer& to,
-                        size_t to_offset, size_t bytes) {
-    if (bytes == 0) return;
-    const VkBufferCopy region{from_offset, to_offset, bytes};
-    vkCmdCopyBuffer(cb, from.buffer, to.buffer, 1, &region);
-  };
-  VkPipeline bound = VK_NULL_HANDLE;
-  const auto use = [&](Pipeline p) {
-    if (pipelines[p] == bound) return;
-    bound = pipelines[p];
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, bound);
-  };
-  const auto push_constants = [&](const Push& push) {
-    vkCmdPushConstants(cb, device.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push),
-                       &push);
-  };
-  const uint32_t limit = max_groups();
-  // A 1D pass over `items`, split into dispatches of at most `limit` workgroups.
-  const auto pass = [&](Pipeline p, Push push, uint64_t items) {
-    use(p);
-    const uint64_t groups = (items + kGroupSize - 1) / kGroupSize;
-    for (uint64_t done = 0; done < groups; done += limit) {
-      push.group_offset = uint32_t(done);
-      push_constants(push);
-      vkCmdDispatch(cb, uint32_t(std::min<uint64_t>(limit, groups - done)), 1, 1);
-      ++dispatches;
-    }
-    barrier();
-  };
-  // One level of gates over a chunk: x = blocks of cells, y = ops (split at `limit`).
-  const auto level = [&](Pipeline p, Push push, std::pair<uint32_t, uint32_t> ops) {
-    use(p);
-    const uint32_t x_groups =  // hard: words of 32 cells
-        p == kHardLevel ? (push.cell_count + 32 * kHardLevelGroup - 1) / (32 * kHardLevelGroup)
-                        : groups_for(push.cell_count);
-    for (uint32_t done = 0; done < ops.second; done += limit) {
-      push.op_begin = ops.first + done;
-      push_constants(push);
-      vkCmdDispatch(cb, x_groups, std::min(limit, ops.second - done), 1);
-      ++dispatches;
-    }
-    barrier();
-  };
+// The pieces of an epoch, in the order `record` puts them.
 
-  const uint32_t S = uint32_t(state_size), C = uint32_t(key->channels);
+Push VulkanBackend::Impl::base_push() const {
   Push base;
   base.act_stride = chunk_cells;
   base.blocks = blocks;
-  base.channels = C;
+  base.channels = uint32_t(key->channels);
   base.plane = uint32_t(key->height * key->width);
   base.total_cells = cells;
   base.num_gates = uint32_t(num_gates);
   base.word_stride = (chunk_cells + 31) / 32;
-  const auto chunk_push = [&](Push push, uint32_t chunk) {
-    push.cell_offset = chunk * chunk_cells;
-    push.cell_count = std::min(chunk_cells, cells - push.cell_offset);
-    return push;
-  };
-  const auto step_of = [&](int s) { return key->async ? uint32_t(s) : kSync; };
-  // Gathers the chunk's patches and runs every level forward.
-  // The perception trees in one dispatch (y: kernel x channel) when they fit its y dimension.
-  const bool fuse_perception = perception_trees <= limit;
-  const auto perception = [&](Pipeline p, Push push) {
-    use(p);
-    push_constants(push);
-    vkCmdDispatch(cb, groups_for(push.cell_count), perception_trees, 1);
-    ++dispatches;
-    barrier();
-  };
-  const auto forward_chunk = [&](const Push& push) {
-    pass(kGather, push, uint64_t(9) * C * push.cell_count);
-    for (size_t l = 0; l < levels.size(); ++l) {
-      if (fuse_perception && l < perception_levels) {
-        if (l == 0) perception(kPerceptionForward, push);
-        continue;
-      }
-      level(kForward, push, levels[l]);
-    }
-  };
-  const auto rollout = [&](bool hard, const auto& in_offset, const auto& out_offset) {
-    for (int s = 0; s < steps; ++s)
-      for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
-        Push push = chunk_push(base, chunk);
-        push.hard = hard;
-        push.step = step_of(s);
-        push.state_in = in_offset(s);
-        push.state_out = out_offset(s);
-        if (hard) {  // bit-packed: 32 cells per word
-          pass(kHardGather, push, uint64_t(9) * C * ((push.cell_count + 31) / 32));
-          for (const auto& l : levels) level(kHardLevel, push, l);
-          pass(kHardWrite, push, uint64_t(C) * push.cell_count);
-        } else {
-          forward_chunk(push);
-          pass(kWrite, push, uint64_t(C) * push.cell_count);
-        }
-      }
-  };
+  return base;
+}
 
-  stamp("");
-  const bool train = flags & kTrain;
-  if (train) {
-    copy(staging, layout.optimizer, buffers[kOptimizerScalars], 0, kOptimizerScalarCount * 4);
+Push VulkanBackend::Impl::chunk_push(Push push, uint32_t chunk) const {
+  push.cell_offset = chunk * chunk_cells;
+  push.cell_count = std::min(chunk_cells, cells - push.cell_offset);
+  return push;
+}
+
+uint32_t VulkanBackend::Impl::step_flag(int step) const {
+  return key->async ? uint32_t(step) : kSync;
+}
+
+// The epoch's inputs from the staging buffer: coefficients (or, training on the device, the
+// optimizer's scalars, the noise and the coefficients computed from the device's logits), the
+// initial states, the masks and the target; gradients zeroed.
+void VulkanBackend::Impl::record_inputs(vk::Recorder& r, int flags) {
+  const size_t S = state_size;
+  if (flags & kTrain) {
+    r.copy(staging, layout.optimizer, buffers[kOptimizerScalars], 0, kOptimizerScalarCount * 4);
     if (flags & kNoise)
-      copy(staging, layout.noise, buffers[kLogitNoise], 0, buffers[kLogitNoise].bytes);
-    vkCmdFillBuffer(cb, buffers[kTrainResults].buffer, 0, VK_WHOLE_SIZE, 0);
+      r.copy(staging, layout.noise, buffers[kLogitNoise], 0, buffers[kLogitNoise].bytes);
+    r.fill_zero(buffers[kTrainResults]);
   } else {
-    copy(staging, layout.coefficients, buffers[kCoefficients], 0, buffers[kCoefficients].bytes);
+    r.copy(staging, layout.coefficients, buffers[kCoefficients], 0, buffers[kCoefficients].bytes);
   }
-  copy(staging, layout.initial_state, buffers[kStates], 0, size_t(S) * 4);
-  if (key->async) copy(staging, layout.masks, buffers[kMasks], 0, buffers[kMasks].bytes);
-  copy(staging, layout.target, buffers[kTargetValues], 0, buffers[kTargetValues].bytes);
-  if (flags & kGradient) vkCmdFillBuffer(cb, buffers[kStateGradients].buffer, 0, VK_WHOLE_SIZE, 0);
-  barrier();
-  if (train) pass(kGateCoefficients, base, uint64_t(num_gates));
-  stamp("upload");
+  r.copy(staging, layout.initial_state, buffers[kStates], 0, S * 4);
+  if (key->async) r.copy(staging, layout.masks, buffers[kMasks], 0, buffers[kMasks].bytes);
+  r.copy(staging, layout.target, buffers[kTargetValues], 0, buffers[kTargetValues].bytes);
+  if (flags & kGradient) r.fill_zero(buffers[kStateGradients]);
+  r.barrier();
+  if (flags & kTrain) r.pass(pipelines[kGateCoefficients], base_push(), uint64_t(num_gates));
+}
 
-  rollout(
-      false, [&](int s) { return uint32_t(s) * S; }, [&](int s) { return uint32_t(s + 1) * S; });
-  Push loss = base;
-  loss.state_in = uint32_t(steps) * S;
-  pass(kLoss, loss, cells);
-  stamp("forward");
-
-  if (flags & kHard) {
-    const uint32_t hard_base = uint32_t(steps + 1) * S;
-    rollout(
-        true, [&](int s) { return s == 0 ? 0u : hard_base + uint32_t((s - 1) % 2) * S; },
-        [&](int s) { return hard_base + uint32_t(s % 2) * S; });
-    Push hard_loss = base;
-    hard_loss.hard = 1;
-    hard_loss.state_in = hard_base + uint32_t((steps - 1) % 2) * S;
-    hard_loss.loss_slot = loss_groups;
-    pass(kLoss, hard_loss, cells);
-    stamp("hard rollout");
+// One chunk's patches gathered and every level run forward (the perception trees in one dispatch
+// when they fit its y dimension).
+void VulkanBackend::Impl::record_forward_chunk(vk::Recorder& r, const Push& push) {
+  const uint32_t C = uint32_t(key->channels);
+  r.pass(pipelines[kGather], push, uint64_t(9) * C * push.cell_count);
+  for (size_t l = 0; l < levels.size(); ++l) {
+    if (fuse_perception() && l < perception_levels) {
+      if (l == 0)
+        r.grid(pipelines[kPerceptionForward], push, groups_for(push.cell_count), perception_trees);
+      continue;
+    }
+    r.level(pipelines[kForward], push, levels[l], kGroupSize);
   }
+}
 
-  if (flags & kGradient) {
-    vkCmdFillBuffer(cb, buffers[kPartials].buffer, 0, VK_WHOLE_SIZE, 0);
-    barrier();
-    uint32_t d_out = 0, d_in = S;
-    for (int s = steps - 1; s >= 0; --s) {
-      for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
-        Push push = chunk_push(base, chunk);
-        push.step = step_of(s);
+// The soft rollout (every step's state kept: steps 0..S), or the hard one (bit-packed, 32 cells a
+// word; two alternating states after the initial one), chunk by chunk, then its loss.
+void VulkanBackend::Impl::record_rollout(vk::Recorder& r, bool hard) {
+  const uint32_t S = uint32_t(state_size), C = uint32_t(key->channels);
+  const uint32_t hard_base = uint32_t(steps + 1) * S;
+  for (int s = 0; s < steps; ++s)
+    for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
+      Push push = chunk_push(base_push(), chunk);
+      push.hard = hard;
+      push.step = step_flag(s);
+      if (hard) {
+        push.state_in = s == 0 ? 0u : hard_base + uint32_t((s - 1) % 2) * S;
+        push.state_out = hard_base + uint32_t(s % 2) * S;
+        r.pass(pipelines[kHardGather], push, uint64_t(9) * C * ((push.cell_count + 31) / 32));
+        for (const auto& l : levels) r.level(pipelines[kHardLevel], push, l, 32 * kHardLevelGroup);
+        r.pass(pipelines[kHardWrite], push, uint64_t(C) * push.cell_count);
+      } else {
         push.state_in = uint32_t(s) * S;
-        push.d_out = d_out;
-        forward_chunk(push);  // recompute this step's activations from the stored state
-        for (size_t l = levels.size(); l-- > (fuse_perception ? perception_levels : 0);)
-          level(kBackward, push, levels[l]);
-        if (fuse_perception) perception(kPerceptionBackward, push);
-        pass(kPatchGradient, push, uint64_t(9) * C * push.cell_count);
-      }
-      if (s > 0) {  // the initial state's gradient is not needed
-        Push push = base;
-        push.step = step_of(s);
-        push.d_out = d_out;
-        push.d_in = d_in;
-        pass(kScatter, push, uint64_t(C) * cells);
-        std::swap(d_out, d_in);
+        push.state_out = uint32_t(s + 1) * S;
+        record_forward_chunk(r, push);
+        r.pass(pipelines[kWrite], push, uint64_t(C) * push.cell_count);
       }
     }
-    pass(kReduce, base, uint64_t(num_gates));
-    stamp("backward");
-  }
-  if (train) {
-    pass(kLogitGradient, base, uint64_t(num_gates));
-    pass(kAdamW, base, uint64_t(num_gates) * kNumOps);
-    stamp("optimizer");
-  }
+  Push loss = base_push();
+  loss.hard = hard;
+  loss.state_in = hard ? hard_base + uint32_t((steps - 1) % 2) * S : uint32_t(steps) * S;
+  loss.loss_slot = hard ? loss_groups : 0;
+  r.pass(pipelines[kLoss], loss, cells);
+}
 
-  copy(buffers[kLossPartials], 0, staging, layout.losses, buffers[kLossPartials].bytes);
+// Back through the steps: each chunk's activations recomputed from the stored state, the levels
+// backward, the patch gradients, then the state gradient scattered to the previous step; finally
+// the per-gate sums reduced in a fixed order.
+void VulkanBackend::Impl::record_backward(vk::Recorder& r) {
+  const uint32_t S = uint32_t(state_size), C = uint32_t(key->channels);
+  r.fill_zero(buffers[kPartials]);
+  r.barrier();
+  uint32_t d_out = 0, d_in = S;
+  for (int s = steps - 1; s >= 0; --s) {
+    for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
+      Push push = chunk_push(base_push(), chunk);
+      push.step = step_flag(s);
+      push.state_in = uint32_t(s) * S;
+      push.d_out = d_out;
+      record_forward_chunk(r, push);
+      for (size_t l = levels.size(); l-- > (fuse_perception() ? perception_levels : 0);)
+        r.level(pipelines[kBackward], push, levels[l], kGroupSize);
+      if (fuse_perception())
+        r.grid(pipelines[kPerceptionBackward], push, groups_for(push.cell_count), perception_trees);
+      r.pass(pipelines[kPatchGradient], push, uint64_t(9) * C * push.cell_count);
+    }
+    if (s > 0) {  // the initial state's gradient is not needed
+      Push push = base_push();
+      push.step = step_flag(s);
+      push.d_out = d_out;
+      push.d_in = d_in;
+      r.pass(pipelines[kScatter], push, uint64_t(C) * cells);
+      std::swap(d_out, d_in);
+    }
+  }
+  r.pass(pipelines[kReduce], base_push(), uint64_t(num_gates));
+}
+
+// The logit gradient from the gate sums, and AdamW on the device's logits and moments.
+void VulkanBackend::Impl::record_optimizer(vk::Recorder& r) {
+  r.pass(pipelines[kLogitGradient], base_push(), uint64_t(num_gates));
+  r.pass(pipelines[kAdamW], base_push(), uint64_t(num_gates) * kNumOps);
+}
+
+// The results to the staging buffer, visible to the host: losses, gate sums, final state, the
+// device step's results.
+void VulkanBackend::Impl::record_outputs(vk::Recorder& r, int flags) {
+  const size_t S = state_size;
+  r.copy(buffers[kLossPartials], 0, staging, layout.losses, buffers[kLossPartials].bytes);
   if (flags & kGradient)
-    copy(buffers[kGateSums], 0, staging, layout.gate_sums, buffers[kGateSums].bytes);
+    r.copy(buffers[kGateSums], 0, staging, layout.gate_sums, buffers[kGateSums].bytes);
   if (flags & kFinalState)
-    copy(buffers[kStates], size_t(steps) * S * 4, staging, layout.final_state, size_t(S) * 4);
-  if (train) copy(buffers[kTrainResults], 0, staging, layout.train_results, 8);
-  barrier(VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_HOST_BIT);
-  stamp("download");
-  vk::check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
-  dispatch_counts[flags] = dispatches;
-  return cb;
+    r.copy(buffers[kStates], size_t(steps) * S * 4, staging, layout.final_state, S * 4);
+  if (flags & kTrain) r.copy(buffers[kTrainResults], 0, staging, layout.train_results, 8);
+  r.barrier(VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_HOST_BIT);
+}
+
+// An epoch's command buffer for the request `flags`: the recipe.
+VkCommandBuffer VulkanBackend::Impl::record(int flags) {
+  const bool profiling = (flags & kProfile) && queries;
+  VkCommandBuffer cb = device.allocate_commands();
+  commands[flags] = cb;  // freed with the plan, also if recording throws
+  vk::Recorder r(device, cb, profiling ? queries : VK_NULL_HANDLE, kMaxQueries, max_groups());
+  r.stamp("");
+  record_inputs(r, flags);
+  r.stamp("upload");
+  record_rollout(r, false);
+  r.stamp("forward");
+  if (flags & kHard) {
+    record_rollout(r, true);
+    r.stamp("hard rollout");
+  }
+  if (flags & kGradient) {
+    record_backward(r);
+    r.stamp("backward");
+  }
+  if (flags & kTrain) {
+    record_optimizer(r);
+    r.stamp("optimizer");
+  }
+  record_outputs(r, flags);
+  r.stamp("download");
+  dispatch_counts[flags] = r.dispatches();
+  phase_names[flags] = r.phase_names();
+  return r.finish();
 }
 
 VulkanBackend::VulkanBackend(VulkanBackendOptions options)
