@@ -5,6 +5,7 @@
 
 #include <tbb/global_control.h>
 #include <cstdio>
+#include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/digitaljs.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/random.hpp"
@@ -19,10 +20,10 @@ int main(int argc, char** argv) {
     for (int size : {512, 1024}) {
       tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
       const auto geo = make_grid_geometry(1, size, size, 1, true);
-      HardSimulator sim(gol.program, gol.ops, geo);
+      BitGrid sim(gol.program, gol.ops, geo);
       std::vector<uint8_t> s(size * size);
       for (size_t i = 0; i < s.size(); ++i) s[i] = uniform01(5, i) < 0.5f;
-      sim.set_state(s);
+      sim.set_state(s.data());
       sim.step();
       auto t0 = std::chrono::steady_clock::now();
       int steps = 20;

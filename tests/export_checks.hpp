@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/circuit.hpp"
 #include "dlca/circuits/circuit_export.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
@@ -127,8 +128,8 @@ inline void check_verilog_export(const Circuit& circuit, uint64_t key) {
     CAPTURE(periodic);
     const auto init = random_bits(size_t(bits), derive_key(key, 100 + periodic));
     const GridGeometry geo = make_grid_geometry(1, H, W, C, periodic);
-    HardSimulator sim(program.program, program.ops, geo);
-    sim.set_state(init);
+    BitGrid sim(program.program, program.ops, geo);
+    sim.set_state(init.data());
     for (int s = 0; s < steps; ++s) sim.step();
     CHECK(simulate(
               fmt::format("module tb;\n  reg clk = 0, load = 1;\n  reg [{0}:0] init = {1}'b{2};\n"

@@ -171,17 +171,10 @@ TEST_CASE("BitGrid fires a cell whose draw equals the fire rate, like training")
   });
 }
 
-// HardSimulator keeps references: temporaries do not compile. BitGrid shares its kernel, so a
-// kernel made on the spot (the old `BitGrid(circuit, *interpreted_kernel(circuit), ...)` dangled)
-// lives as long as the grid.
-static_assert(std::is_constructible_v<HardSimulator, const CellProgram&, std::vector<uint8_t>,
-                                      const GridGeometry&>);
-static_assert(!std::is_constructible_v<HardSimulator, CellProgram, std::vector<uint8_t>,
-                                       const GridGeometry&>);
-static_assert(!std::is_constructible_v<HardSimulator, const CellProgram&, std::vector<uint8_t>,
-                                       GridGeometry>);
-static_assert(
-    !std::is_constructible_v<HardSimulator, CellProgram, std::vector<uint8_t>, GridGeometry>);
+// BitGrid shares its kernel, so a kernel made on the spot (the old `BitGrid(circuit,
+// *interpreted_kernel(circuit), ...)` dangled) lives as long as the grid; built from a program it
+// keeps a pruned copy, so temporaries are fine there too.
+static_assert(std::is_constructible_v<BitGrid, CellProgram, std::vector<uint8_t>, GridGeometry>);
 static_assert(
     !std::is_constructible_v<BitGrid, const Circuit&, const CircuitKernel&, int, int, bool>);
 
@@ -191,6 +184,10 @@ TEST_CASE("BitGrid keeps a temporary kernel alive") {
   grid.step();
   CHECK(grid.count(0) == 4 * 70);
   CHECK_THROWS_AS(BitGrid(circuit, nullptr, 4, 70, true), std::invalid_argument);
+  CHECK_THROWS_AS(BitGrid(circuit, interpreted_kernel(circuit), 4, 70, true, 0),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(BitGrid(circuit, interpreted_kernel(circuit), 4000, 70, true, 20),
+                  std::invalid_argument);  // 80,000 rows in all
 }
 
 TEST_CASE("BitGrid steps on a 64 KiB stack (no per-band pointer arrays on the stack)") {

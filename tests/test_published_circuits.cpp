@@ -4,6 +4,7 @@
 // Without the published files these tests skip. Also: malformed DigitalJS files are refused.
 #include <doctest/doctest.h>
 
+#include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/digitaljs.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/random.hpp"
@@ -52,11 +53,11 @@ TEST_CASE("the published checkerboard circuit grows the checkerboard on 16x16 an
     const GridGeometry geo = make_grid_geometry(1, size, size, 8, false);
     const Target target = checkerboard_target(1, size, size);
     for (int trial = 0; trial < 5; ++trial) {
-      HardSimulator sim(cb.program, cb.ops, geo);
+      BitGrid sim(cb.program, cb.ops, geo);
       std::vector<uint8_t> state(8 * size * size);
       for (size_t i = 0; i < state.size(); ++i)
         state[i] = uniform01(derive_key(size, trial), i) < 0.5f;
-      sim.set_state(state);
+      sim.set_state(state.data());
       for (int s = 0; s < steps; ++s) sim.step();
       CHECK(sim.loss(target, {0}) == 0);
     }

@@ -1,6 +1,8 @@
 // Pruning a model's hard circuit (docs/MODEL.md §11.2); circuits as simulator programs.
 #include "dlca/circuits/circuit.hpp"
 
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 namespace dlca {
@@ -19,34 +21,20 @@ std::vector<bool> Circuit::used_inputs() const {
   return used;
 }
 
-Circuit prune(const Model& model) {
-  const CellProgram prog = build_cell_program(model);
-  const std::vector<uint8_t> ops = hard_ops(model.logits);
-  const ExperimentConfig& cfg = model.config;
-  const int C = cfg.channels, K = cfg.kernels;
+namespace {
+
+// Where a program row comes from: its op index, with the op's place in the network (for labels).
+struct RowOrigin {
+  int op_index = -1;
+  int layer = 0, index = 0;
+  std::string label;
+};
+
+// The pruning walk from the output rows (docs/MODEL.md §11.2).
+Circuit prune_rows(const CellProgram& prog, const std::vector<uint8_t>& ops,
+                   const std::vector<RowOrigin>& origin) {
+  const int C = prog.channels;
   const uint32_t inputs = uint32_t(9 * C);
-
-  // Where each program row comes from: its op index, with the op's place in the network.
-  struct Origin {
-    int op_index = -1;
-    int layer = 0, index = 0;
-    std::string label;
-  };
-  std::vector<Origin> origin(prog.num_rows);
-  size_t i = 0;
-  int global_layer = 0;
-  for (size_t l = 0; l < model.perception_layers.size(); ++l, ++global_layer) {
-    const int width = model.perception_layers[l].width;
-    for (int k = 0; k < K; ++k)  // build_cell_program's order: kernel, gate, channel
-      for (int j = 0; j < width; ++j)
-        for (int c = 0; c < C; ++c, ++i)
-          origin[prog.ops[i].out] = {int(i), global_layer, (c * K + k) * width + j,
-                                     fmt::format("p_{}_{}_{}_{}", l, c, k, j)};
-  }
-  for (size_t l = 0; l < model.update_layers.size(); ++l, ++global_layer)
-    for (int j = 0; j < model.update_layers[l].width; ++j, ++i)
-      origin[prog.ops[i].out] = {int(i), global_layer, j, fmt::format("u_{}_{}", l, j)};
-
   Circuit circuit;
   circuit.channels = C;
   std::vector<int64_t> signal(prog.num_rows, -1);  // row -> circuit signal, once resolved
@@ -112,6 +100,37 @@ Circuit prune(const Model& model) {
     circuit.outputs.push_back(uint32_t(signal[row]));
   }
   return circuit;
+}
+
+}  // namespace
+
+Circuit prune(const Model& model) {
+  const CellProgram prog = build_cell_program(model);
+  const ExperimentConfig& cfg = model.config;
+  const int C = cfg.channels, K = cfg.kernels;
+  std::vector<RowOrigin> origin(prog.num_rows);
+  size_t i = 0;
+  int global_layer = 0;
+  for (size_t l = 0; l < model.perception_layers.size(); ++l, ++global_layer) {
+    const int width = model.perception_layers[l].width;
+    for (int k = 0; k < K; ++k)  // build_cell_program's order: kernel, gate, channel
+      for (int j = 0; j < width; ++j)
+        for (int c = 0; c < C; ++c, ++i)
+          origin[prog.ops[i].out] = {int(i), global_layer, (c * K + k) * width + j,
+                                     fmt::format("p_{}_{}_{}_{}", l, c, k, j)};
+  }
+  for (size_t l = 0; l < model.update_layers.size(); ++l, ++global_layer)
+    for (int j = 0; j < model.update_layers[l].width; ++j, ++i)
+      origin[prog.ops[i].out] = {int(i), global_layer, j, fmt::format("u_{}_{}", l, j)};
+  return prune_rows(prog, hard_ops(model.logits), origin);
+}
+
+Circuit prune(const CellProgram& program, const std::vector<uint8_t>& ops) {
+  for (const GateOp& g : program.ops)
+    if (g.gate >= ops.size()) throw std::invalid_argument("prune: no op for a gate of the program");
+  std::vector<RowOrigin> origin(program.num_rows);
+  for (size_t i = 0; i < program.ops.size(); ++i) origin[program.ops[i].out].op_index = int(i);
+  return prune_rows(program, ops, origin);
 }
 
 CircuitProgram to_program(const Circuit& circuit) {

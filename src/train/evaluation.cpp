@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/random.hpp"
@@ -79,17 +80,18 @@ std::vector<int64_t> evaluate(const Model& model, const EvaluationSettings& s) {
   const std::vector<uint8_t> target = evaluation_target(model, n);
   const GridGeometry geo = make_grid_geometry(1, n, n, C, model.config.periodic);
   const CellProgram prog = build_cell_program(model);
-  HardSimulator sim(prog, hard_ops(model.logits), geo);
+  BitGrid sim(prog, hard_ops(model.logits), geo);
   std::vector<uint8_t> state(size_t(C) * n * n);
   for (size_t i = 0; i < state.size(); ++i) state[i] = uniform01(derive_key(s.seed, 1), i) < 0.5f;
   if (s.vulkan) return evaluate_on_vulkan(model, s, target, state);
-  sim.set_state(state);
+  sim.set_state(state.data());
   Rng squares(derive_key(s.seed, 2));
   std::vector<int64_t> errors;
   for (int step = 0; step < s.steps; ++step) {
     if (s.async)
-      sim.step(fire_masks(derive_key(derive_key(s.seed, 3), uint64_t(step)), 1, n, n, s.fire_rate)
-                   .data());
+      sim.step_masked(
+          fire_masks(derive_key(derive_key(s.seed, 3), uint64_t(step)), 1, n, n, s.fire_rate)
+              .data());
     else
       sim.step();
     const bool block = s.block > 0 && (s.block_steps < 0 || step < s.block_steps);
@@ -100,7 +102,7 @@ std::vector<int64_t> evaluate(const Model& model, const EvaluationSettings& s) {
         const int y = int(squares.below(uint64_t(n))), x = int(squares.below(uint64_t(n)));
         zero_square(state, C, n, y, x, s.random_square);
       }
-      sim.set_state(state);
+      sim.set_state(state.data());
     }
     int64_t error = 0;
     for (size_t i = 0; i < target.size(); ++i) error += state[i] != target[i];

@@ -1,6 +1,7 @@
 // Game of Life data, exact stepper and evaluations (see game_of_life.hpp).
 #include "dlca/train/game_of_life.hpp"
 
+#include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/random.hpp"
@@ -76,13 +77,13 @@ int life_neighbourhoods_correct(const Model& model) {
 int life_neighbourhoods_correct(const CellProgram& prog, const std::vector<uint8_t>& ops) {
   // Board n's centre cell sees exactly the neighbourhood n.
   const GridGeometry geo = make_grid_geometry(512, 3, 3, 1, true);
-  HardSimulator sim(prog, ops, geo);
+  BitGrid sim(prog, ops, geo);
   std::vector<uint8_t> boards(512 * 9);
   for (int n = 0; n < 512; ++n) {
     const auto board = life_board(n);
     std::copy(board.begin(), board.end(), boards.begin() + n * 9);
   }
-  sim.set_state(boards);
+  sim.set_state(boards.data());
   sim.step();
   const auto out = sim.state();
   int correct = 0;
@@ -98,11 +99,11 @@ int64_t life_wrong_cells(const Model& model, int size, int steps, uint64_t seed)
 int64_t life_wrong_cells(const CellProgram& prog, const std::vector<uint8_t>& ops, int size,
                          int steps, uint64_t seed) {
   const GridGeometry geo = make_grid_geometry(1, size, size, 1, true);
-  HardSimulator sim(prog, ops, geo);
+  BitGrid sim(prog, ops, geo);
   std::vector<uint8_t> exact(size_t(size) * size);
   for (size_t i = 0; i < exact.size(); ++i)
     exact[i] = uniform01(derive_key(seed, 0x11fe), i) < 0.5f;
-  sim.set_state(exact);
+  sim.set_state(exact.data());
   int64_t wrong = 0;
   for (int s = 0; s < steps; ++s) {
     sim.step();

@@ -1,6 +1,7 @@
 // Loss-curve file names and the rollout GIF of a trained rule.
 #include "dlca/train/training_pictures.hpp"
 
+#include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/random.hpp"
@@ -23,7 +24,7 @@ void write_rollout_gif(const Model& model, const Task& task, const std::string& 
   const GridGeometry geometry =
       make_grid_geometry(1, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram program = build_cell_program(model);
-  HardSimulator sim(program, hard_ops(model.logits), geometry);
+  BitGrid sim(program, hard_ops(model.logits), geometry);
   sim.set_state(batch.initial_states.data());  // the first sample
   const bool rgb = cfg.loss_channels.size() >= 3 && cfg.channels >= 3;
   const int zoom = std::max(1, 256 / std::max(cfg.height, cfg.width));
@@ -37,7 +38,10 @@ void write_rollout_gif(const Model& model, const Task& task, const std::string& 
       cfg.async ? fire_masks(derive_key(cfg.seed, 77), steps, cfg.height, cfg.width, cfg.fire_rate)
                 : std::vector<uint8_t>{};
   for (int s = 0; s < steps; ++s) {
-    sim.step(cfg.async ? &masks[size_t(s) * cfg.height * cfg.width] : nullptr);
+    if (cfg.async)
+      sim.step_masked(&masks[size_t(s) * cfg.height * cfg.width]);
+    else
+      sim.step();
     frame();
   }
   gif.finish();

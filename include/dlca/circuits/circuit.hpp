@@ -47,6 +47,9 @@ struct Circuit {
 // chains as wires, NOT A / NOT B as a one-input NOT, constants kept. Perception is instantiated per
 // channel.
 Circuit prune(const Model& model);
+// The same for any cell program with one op per gate (ops[GateOp::gate]), without labels or layers:
+// the circuit that the bit-sliced simulator runs for a training or evaluation rollout.
+Circuit prune(const CellProgram& program, const std::vector<uint8_t>& ops);
 
 // The circuit as a gate program for the bit-sliced simulator: rows 0..9C-1 are the patch, row
 // 9C + i is gate i, and ops[i] is gate i's op.
