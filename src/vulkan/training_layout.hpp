@@ -43,40 +43,48 @@ enum Binding : uint32_t {
   kBindingCount
 };
 
-// Per binding: its buffer block's name in common.glsl, and the name error messages use.
+// Per binding, named: its buffer block's name in common.glsl, and the name error messages use.
+// The entries are in binding order (checked below); test_shader_layout.cpp checks the GLSL side.
 struct BindingName {
+  Binding binding;
   const char* glsl_block;
   const char* shown;
 };
 inline constexpr BindingName kBindingNames[kBindingCount] = {
-    {"Ops", "ops"},
-    {"RowConsumers", "row consumers"},
-    {"Consumers", "consumers"},
-    {"Coefficients", "coefficients"},
-    {"Neighbour", "neighbours"},
-    {"Inverse", "inverse neighbours"},
-    {"StateBase", "state bases"},
-    {"Masks", "fire masks"},
-    {"States", "states"},
-    {"TargetValues", "target"},
-    {"Activations", "activations"},
-    {"Slots", "slots"},
-    {"StateGradients", "state gradients"},
-    {"PatchGradients", "patch gradients"},
-    {"Partials", "gradient partial sums"},
-    {"GateSums", "gate sums"},
-    {"GateOps", "gate ops"},
-    {"LossPartials", "loss partial sums"},
-    {"ProgramInfo", "program info"},
-    {"HardActivations", "hard activations"},
-    {"Logits", "logits"},
-    {"Moments", "moments"},
-    {"OpTable", "op table"},
-    {"OptimizerScalars", "optimizer scalars"},
-    {"TrainResults", "train results"},
-    {"LogitGradients", "logit gradients"},
-    {"LogitNoise", "logit noise"},
+    {kOps, "Ops", "ops"},
+    {kRowConsumers, "RowConsumers", "row consumers"},
+    {kConsumers, "Consumers", "consumers"},
+    {kCoefficients, "Coefficients", "coefficients"},
+    {kNeighbour, "Neighbour", "neighbours"},
+    {kInverse, "Inverse", "inverse neighbours"},
+    {kStateBase, "StateBase", "state bases"},
+    {kMasks, "Masks", "fire masks"},
+    {kStates, "States", "states"},
+    {kTargetValues, "TargetValues", "target"},
+    {kActivations, "Activations", "activations"},
+    {kSlots, "Slots", "slots"},
+    {kStateGradients, "StateGradients", "state gradients"},
+    {kPatchGradients, "PatchGradients", "patch gradients"},
+    {kPartials, "Partials", "gradient partial sums"},
+    {kGateSums, "GateSums", "gate sums"},
+    {kGateOps, "GateOps", "gate ops"},
+    {kLossPartials, "LossPartials", "loss partial sums"},
+    {kProgramInfo, "ProgramInfo", "program info"},
+    {kHardActivations, "HardActivations", "hard activations"},
+    {kLogits, "Logits", "logits"},
+    {kMoments, "Moments", "moments"},
+    {kOpTable, "OpTable", "op table"},
+    {kOptimizerScalars, "OptimizerScalars", "optimizer scalars"},
+    {kTrainResults, "TrainResults", "train results"},
+    {kLogitGradients, "LogitGradients", "logit gradients"},
+    {kLogitNoise, "LogitNoise", "logit noise"},
 };
+constexpr bool bindings_in_order() {
+  for (uint32_t b = 0; b < kBindingCount; ++b)
+    if (kBindingNames[b].binding != b) return false;
+  return true;
+}
+static_assert(bindings_in_order(), "kBindingNames must list every binding in enum order");
 
 // Floats of the optimizer-scalars buffer: AdamW's 8, the forward pass's inverse temperature, and 1
 // when the logit-noise buffer holds this epoch's noise (else 0).
