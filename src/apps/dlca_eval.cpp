@@ -92,15 +92,10 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
     s.block_steps = test == "heal" ? (block_steps >= 0 ? block_steps : s.steps / 2) : -1;
     s.random_square = robustness ? square : 0;
     s.seed = seed;
-    s.device = std::max(device, 0);
-    s.vulkan = backend == "vulkan";
-    if (backend == "auto") {
-      std::string why;
-      s.device = dlca::auto_vulkan_device(device, why);
-      s.vulkan = s.device >= 0;
-      if (!s.vulkan)
-        std::fprintf(stderr, "%s: auto: running on the CPU: %s\n", program, why.c_str());
-    }
+    const dlca::DeviceChoice where = dlca::choose_device(backend, device);
+    if (!where.note.empty()) std::fprintf(stderr, "%s: %s\n", program, where.note.c_str());
+    s.vulkan = where.device >= 0;
+    s.device = std::max(where.device, 0);
     const auto errors = dlca::evaluate(model, s);
     std::string csv = "step,error\n";
     for (size_t i = 0; i < errors.size(); ++i) csv += fmt::format("{},{}\n", i + 1, errors[i]);

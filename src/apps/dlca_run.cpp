@@ -131,16 +131,12 @@ int simulate(const Options& o) {
   // The grid: on a Vulkan device, or on the CPU with a compiled or interpreted kernel.
   std::unique_ptr<SimulationGrid> grid;
   std::shared_ptr<const CircuitKernel> kernel;
-  int device = o.device;
-  if (o.backend == "auto") {
-    std::string why;
-    device = auto_vulkan_device(o.device, why);
-    if (device < 0 && !o.quiet)
-      std::fprintf(stderr, "%s: auto: running on the CPU: %s\n", o.program, why.c_str());
-  }
-  if (o.backend == "vulkan" || (o.backend == "auto" && device >= 0)) {
+  const DeviceChoice where = choose_device(o.backend, o.device);
+  if (!where.note.empty() && !o.quiet)
+    std::fprintf(stderr, "%s: %s\n", o.program, where.note.c_str());
+  if (where.device >= 0) {
     try {
-      grid = std::make_unique<VulkanGrid>(circuit, height, width, periodic, std::max(device, 0));
+      grid = std::make_unique<VulkanGrid>(circuit, height, width, periodic, where.device);
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("--backend vulkan: ") + e.what());
     }

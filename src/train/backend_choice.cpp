@@ -1,6 +1,7 @@
 // Backend selection for every command (see dlca/train/backend_choice.hpp).
 #include "dlca/train/backend_choice.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -20,51 +21,41 @@ std::unique_ptr<VulkanBackend> open_vulkan(int device, bool profile) {
 
 ChosenBackend make_backend(const BackendChoice& choice) {
   ChosenBackend chosen;
-  if (choice.kind == "cpu") {
-    chosen.backend = std::make_unique<CpuBackend>(choice.cpu);
-    return chosen;
-  }
-  if (choice.kind == "vulkan") {
+  const DeviceChoice where = choose_device(choice.kind, choice.device);
+  if (where.device >= 0) {
     try {
-      auto vulkan = open_vulkan(std::max(choice.device, 0), choice.profile);
+      auto vulkan = open_vulkan(where.device, choice.profile);
       chosen.vulkan = vulkan.get();
+      if (choice.kind == "auto") chosen.note = fmt::format("auto: running on {}", vulkan->name());
       chosen.backend = std::move(vulkan);
       return chosen;
     } catch (const std::exception& e) {
-      throw std::runtime_error(fmt::format("--backend vulkan: {}", e.what()));
+      if (choice.kind == "vulkan")
+        throw std::runtime_error(fmt::format("--backend vulkan: {}", e.what()));
+      chosen.note = fmt::format("auto: running on the CPU: {}", e.what());
     }
-  }
-  if (choice.kind != "auto")
-    throw std::runtime_error(
-        fmt::format("--backend: '{}' is not one of cpu, vulkan, auto", choice.kind));
-  std::string why;
-  try {
-    const int device = auto_vulkan_device(choice.device, why);
-    if (device >= 0) {
-      auto vulkan = open_vulkan(device, choice.profile);
-      chosen.vulkan = vulkan.get();
-      chosen.note = fmt::format("auto: running on {}", vulkan->name());
-      chosen.backend = std::move(vulkan);
-      return chosen;
-    }
-  } catch (const std::exception& e) {
-    why = e.what();
+  } else {
+    chosen.note = where.note;
   }
   chosen.backend = std::make_unique<CpuBackend>(choice.cpu);
-  chosen.note = fmt::format("auto: running on the CPU: {}", why);
   return chosen;
 }
 
-int auto_vulkan_device(int requested, std::string& why) {
-  if (requested >= 0) return requested;
+DeviceChoice choose_device(const std::string& kind, int requested) {
+  if (kind == "cpu") return {};
+  if (kind == "vulkan") return {std::max(requested, 0), ""};
+  if (kind != "auto")
+    throw std::runtime_error(fmt::format("--backend: '{}' is not one of cpu, vulkan, auto", kind));
+  if (requested >= 0) return {requested, ""};
+  std::string why;
   try {
     for (const auto& d : list_vulkan_devices())
-      if (d.type != "CPU") return d.index;
+      if (d.type != "CPU") return {d.index, ""};
     why = "no Vulkan GPU found (a CPU-only Vulkan device is slower than the CPU)";
   } catch (const std::exception& e) {
     why = e.what();
   }
-  return -1;
+  return {-1, "auto: running on the CPU: " + why};
 }
 
 std::string describe_profile(const VulkanProfile& p) {

@@ -27,9 +27,15 @@ struct ChosenBackend {
 // Throws std::runtime_error with a one-line reason when "vulkan" cannot run.
 ChosenBackend make_backend(const BackendChoice& choice);
 
-// For "auto": the Vulkan device to use (`requested` if >= 0, else the first GPU), or -1 with the
-// reason in `why`.
-int auto_vulkan_device(int requested, std::string& why);
+// Where a "cpu", "vulkan" or "auto" choice runs, for every command that has --backend: the Vulkan
+// device (for "vulkan" `requested` or 0; for "auto" `requested` or the first GPU), or -1 for the
+// CPU, when "auto" found no GPU with the reason in `note` ("auto: running on the CPU: ...").
+// Throws std::runtime_error for any other kind.
+struct DeviceChoice {
+  int device = -1;
+  std::string note;
+};
+DeviceChoice choose_device(const std::string& kind, int requested);
 
 // "vulkan profile (last epoch): N dispatches, 1 submit, ...; upload x ms, forward y ms, ..."
 std::string describe_profile(const VulkanProfile& profile);
