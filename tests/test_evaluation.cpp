@@ -5,21 +5,27 @@
 
 #include <numeric>
 
+#include "dlca/circuits/circuit_kernel.hpp"
+#include "dlca/circuits/simulation_grid.hpp"
 #include "dlca/train/evaluation.hpp"
+#include "fire_rule_checks.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;
 
 TEST_CASE("the centre block and clipped squares") {
-  std::vector<uint8_t> state(2 * 64 * 64, 1);
-  zero_centre_block(state, 2, 64, 20);
-  for (int c = 0; c < 2; ++c)
-    for (int y = 0; y < 64; ++y)
-      for (int x = 0; x < 64; ++x)
-        CHECK(state[(c * 64 + y) * 64 + x] == !(y >= 22 && y <= 41 && x >= 22 && x <= 41));
-  std::vector<uint8_t> corner(64 * 64, 1);
-  zero_square(corner, 1, 64, 60, 58, 10);
-  CHECK(std::accumulate(corner.begin(), corner.end(), 0) == 64 * 64 - 4 * 6);
+  CHECK(centre_block_start(64, 20) == 22);
+  const Circuit circuit = testing::not_circuit();  // one channel
+  const auto grid = make_cpu_grid(circuit, interpreted_kernel(circuit), 64, 64, true);
+  grid->set_planes(std::vector<uint8_t>(64 * 64, 1));
+  grid->zero_rectangle(22, 22, 20, 20);
+  const std::vector<uint8_t> state = grid->planes();
+  for (int y = 0; y < 64; ++y)
+    for (int x = 0; x < 64; ++x)
+      CHECK(state[size_t(y) * 64 + x] == !(y >= 22 && y <= 41 && x >= 22 && x <= 41));
+  grid->set_planes(std::vector<uint8_t>(64 * 64, 1));
+  grid->zero_rectangle(60, 58, 10, 10);  // clipped at the edge: 4 x 6 cells
+  CHECK(grid->count(0) == 64 * 64 - 4 * 6);
 }
 
 TEST_CASE("a constant-FALSE circuit's error is the target's count of ones, damage or not") {

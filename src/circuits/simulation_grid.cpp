@@ -62,6 +62,7 @@ class CpuGrid : public SimulationGrid {
   }
   void step() override { grid_.step(); }
   void step_async(double fire_rate, uint64_t key) override { grid_.step_async(fire_rate, key); }
+  void step_masked(const uint8_t* fire_mask) override { grid_.step_masked(fire_mask); }
   void zero_rectangle(int y0, int x0, int rows, int columns) override {
     grid_.zero_rectangle(y0, x0, rows, columns);
   }

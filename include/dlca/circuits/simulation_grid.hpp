@@ -37,6 +37,8 @@ class SimulationGrid {
   virtual void step() = 0;
   // Each cell fires with probability fire_rate, drawn from (key, y * W + x).
   virtual void step_async(double fire_rate, uint64_t key) = 0;
+  // Cells whose byte in fire_mask [H*W] is non-zero take their new state (evaluations' masks).
+  virtual void step_masked(const uint8_t* fire_mask) = 0;
   virtual void zero_rectangle(int y0, int x0, int rows, int columns) = 0;
   virtual uint64_t count(int channel) = 0;
   virtual uint64_t error() = 0;  // cells differing from the targets, summed over their channels

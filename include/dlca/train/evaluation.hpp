@@ -30,10 +30,9 @@ struct EvaluationSettings {
 // whose task is the checkerboard. Throws std::invalid_argument for other tasks.
 std::vector<uint8_t> evaluation_target(const Model& model, int size);
 
-// Zeroes rows and columns [centre - side/2, centre - side/2 + side) of every channel ([C][N][N]).
-void zero_centre_block(std::vector<uint8_t>& state, int channels, int size, int side);
-// Zeroes the side x side square with top-left (y, x), clipped at the grid's edge.
-void zero_square(std::vector<uint8_t>& state, int channels, int size, int y, int x, int side);
+// The first row and column of the centre block of a side on a size x size grid: the block is rows
+// and columns [size/2 - side/2, size/2 - side/2 + side) of every channel.
+inline int centre_block_start(int size, int side) { return size / 2 - side / 2; }
 
 // Error per step: sum over the grid of |channel 0 - target| after the step (and its damage).
 std::vector<int64_t> evaluate(const Model& model, const EvaluationSettings& settings);

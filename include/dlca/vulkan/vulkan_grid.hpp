@@ -23,7 +23,7 @@ class VulkanGrid : public SimulationGrid {
   void step() override;
   void step_async(double fire_rate, uint64_t key) override;
   // An asynchronous step with a given fire mask ([H][W] bytes, non-zero = the cell updates).
-  void step_masked(const uint8_t* fire_mask);
+  void step_masked(const uint8_t* fire_mask) override;
   void zero_rectangle(int y0, int x0, int rows, int columns) override;
   uint64_t count(int channel) override;
   void set_target_rows(int k, const CellRowSource& rows) override;
