@@ -186,8 +186,12 @@ TEST_CASE("BitGrid keeps a temporary kernel alive") {
   CHECK_THROWS_AS(BitGrid(circuit, nullptr, 4, 70, true), std::invalid_argument);
   CHECK_THROWS_AS(BitGrid(circuit, interpreted_kernel(circuit), 4, 70, true, 0),
                   std::invalid_argument);
-  CHECK_THROWS_AS(BitGrid(circuit, interpreted_kernel(circuit), 4000, 70, true, 20),
-                  std::invalid_argument);  // 80,000 rows in all
+  CHECK_THROWS_AS(BitGrid(circuit, interpreted_kernel(circuit), 1 << 20, 1, true, 128),
+                  std::invalid_argument);  // 2^27 rows in all
+  // A batch of more rows than one big grid has sides: as many as training's configurations allow.
+  BitGrid tall(circuit, interpreted_kernel(circuit), 2, 3, true, 40000);  // 80,000 rows
+  tall.step();
+  CHECK(tall.count(0) == 2 * 3 * 40000);
 }
 
 TEST_CASE("BitGrid steps on a 64 KiB stack (no per-band pointer arrays on the stack)") {

@@ -62,10 +62,12 @@ BitGrid::BitGrid(int channels, std::shared_ptr<const CircuitKernel> kernel, int 
       periodic_(periodic),
       row_words_((size_t(width) + 63) / 64) {
   if (!kernel_) throw std::invalid_argument("BitGrid needs a circuit kernel");
-  if (height < 1 || width < 1 || height > 65536 || width > 65536)
-    throw std::invalid_argument("grid sides must be between 1 and 65536");
-  if (batch < 1 || size_t(batch) * size_t(height) > 65536)
-    throw std::invalid_argument("a batch needs 1 or more grids and at most 65536 rows in all");
+  // As training's configurations allow (at most 2^26 cells in a batch).
+  constexpr size_t kMostRows = size_t(1) << 26;
+  if (height < 1 || width < 1 || size_t(height) > kMostRows || size_t(width) > kMostRows)
+    throw std::invalid_argument("grid sides must be between 1 and 2^26");
+  if (batch < 1 || size_t(batch) * size_t(height) > kMostRows)
+    throw std::invalid_argument("a batch needs 1 or more grids and at most 2^26 rows in all");
   if (channels_ < 1 || channels_ > 1024)
     throw std::invalid_argument("circuits must have between 1 and 1024 channels");
   const size_t sample_words = size_t(height) * row_words_;
