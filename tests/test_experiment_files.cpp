@@ -61,4 +61,10 @@ TEST_CASE("a user's experiment file with a bad value is refused by file and fiel
   CHECK(message.find("dlca_test_experiment.json") != std::string::npos);
   CHECK(message.find("update_layers[1]") != std::string::npos);
   CHECK(refusal("{not json").find("malformed") != std::string::npos);
+  // A key given twice is refused, not settled by keeping the last value.
+  std::string twice = "{" + config + "}";
+  twice.replace(twice.find("\"height\": 6"), 11, "\"height\": 6, \"height\": 8");
+  CHECK(refusal(twice).find("the key \"height\" is given twice") != std::string::npos);
+  CHECK(refusal("{" + config + ", " + config + "}").find("the key \"config\" is given twice") !=
+        std::string::npos);
 }

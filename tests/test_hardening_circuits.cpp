@@ -104,6 +104,7 @@ TEST_CASE("DigitalJS import refuses devices used against their role") {
   check_refused(file(good + ", " + wire("i_4", "ghost", "in")),
                 "device 'ghost', which does not exist");
   check_refused(file(good, R"(, "x": {"type": "Or"})"), "input x.in1 is not connected");
+  check_refused(file(good, R"(, "a": {"type": "Or"})"), "the key \"a\" is given twice");
   check_refused(file(wire("n", "a", "in1") + ", " + wire("i_3", "a", "in2") + ", " +
                      wire("a", "n", "in") + ", " + wire("n", "o_0", "in")),
                 "cycle");

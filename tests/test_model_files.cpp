@@ -124,6 +124,8 @@ TEST_CASE("damaged model files are refused by name and reason") {
                      good.size() - 40, good.size() - 3})
     CHECK(!refused_with(good.substr(0, cut)).empty());
   CHECK(refused_with("").find("empty file") != std::string::npos);
+  CHECK(refused_with("{\"epoch_note\": 1, \"epoch_note\": 2, " + good.substr(1))
+            .find("the key \"epoch_note\" is given twice") != std::string::npos);
   for (size_t at = 10; at < good.size(); at += good.size() / 97) {
     std::string flipped = good;
     flipped[at] = char(flipped[at] ^ 0x04);

@@ -15,8 +15,18 @@ inline void add_backend_options(CLI::App& app, std::string& kind, int& device) {
                  "else the CPU)")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
+  // --backend is added first, so CLI11 has stored it when --device is checked (options are
+  // processed in the order they were added): a device with the CPU backend is refused.
   app.add_option("--device", device, "Vulkan device index (dlca_devices lists them)")
-      ->check(non_negative_integer());
+      ->transform(non_negative_integer())
+      ->check(CLI::Validator(
+          [&kind](std::string&) {
+            return kind == "cpu" ? std::string(
+                                       "the CPU backend has no devices (give --backend "
+                                       "vulkan or auto)")
+                                 : std::string();
+          },
+          ""));
 }
 
 }  // namespace dlca::cli

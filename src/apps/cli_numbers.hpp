@@ -1,6 +1,9 @@
 // CLI11 validators for every numeric option of the programs: the text must be a whole decimal
 // number of the option's type (no NaN, no infinity, no hex, nothing after it) inside a range, and
-// a refusal is one short line: "--lr: must be a positive number, got 0".
+// a refusal is one short line: "--lr: must be a positive number, got 0". An accepted value is
+// handed on to CLI11 as its canonical decimal text, so "010" means ten (CLI11 alone would read a
+// leading zero as octal: eight, and "08" not at all). Attach them with ->transform(): ->check()
+// gives a validator a copy of the text, so the canonical form would be lost.
 #pragma once
 
 #include <charconv>
@@ -40,12 +43,16 @@ CLI::Validator number_check(T low, T high, bool low_open, std::string wanted, st
             if (!std::isfinite(value)) return "must be a finite number, got " + text;
           if (value < low || (low_open && value == low) || value > high)
             return wanted + ", got " + text;
+          text = fmt::format("{}", value);  // shortest text that reads back exactly, in decimal
           return std::string();
         }
         double d;  // a number of the wrong kind or size, or not a number at all
         if (!parse_whole(text, d)) return fmt::format("must be {}, got '{}'", kind, text);
         if (!std::isfinite(d)) return "must be a finite number, got " + text;
-        if (d > double(high)) return fmt::format("must be at most {}, got {}", high, text);
+        // (an integer that did not parse but reads as at least double(high) is past the type's
+        // range: 2^64 for a uint64_t, whose maximum rounds up to 2^64 as a double)
+        if (d > double(high) || (std::is_integral_v<T> && d >= double(high)))
+          return fmt::format("must be at most {}, got {}", high, text);
         return wanted + ", got " + text;
       },
       help);

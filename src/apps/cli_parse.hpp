@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <optional>
+#include <regex>
+#include <stdexcept>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +15,26 @@
 namespace dlca::cli {
 
 inline constexpr int kExitUsage = 2;
+
+// A usage error found only after parsing (options that contradict each other or the input, such as
+// --csv without a target): the tools print it as one line and exit with kExitUsage.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// CLI11's wording of a repeated option and of a missing value, said plainly:
+// "--epochs: At Most 1 required but received 2" -> "--epochs: given 2 times (it may be given
+// once)";
+// "--epochs: 1 required INT:POSITIVE missing" -> "--epochs: needs a value (INT:POSITIVE)".
+inline std::string plain_message(const std::string& message) {
+  static const std::regex repeated(R"(^(\S+): At Most 1 required but received (\d+)$)");
+  static const std::regex missing(R"(^(\S+): \d+ required (\S+) missing$)");
+  if (std::regex_match(message, repeated))
+    return std::regex_replace(message, repeated, "$1: given $2 times (it may be given once)");
+  if (std::regex_match(message, missing))
+    return std::regex_replace(message, missing, "$1: needs a value ($2)");
+  return message;
+}
 
 // Parses argv into `app`. Returns nothing when the program should go on, else its exit status.
 inline std::optional<int> parse_command_line(CLI::App& app, const char* program, int argc,
@@ -49,6 +71,7 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
     while (!message.empty() && message.back() == '\n') message.pop_back();
     for (char& c : message)
       if (c == '\n') c = ' ';
+    message = plain_message(message);
     std::fprintf(stderr, "%s: %s\n", program, message.c_str());
     return kExitUsage;
   }

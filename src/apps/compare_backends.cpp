@@ -88,19 +88,20 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
       ->capture_default_str();
   app.add_option("--epochs", epochs, "epochs on each backend (timing: median after the first)")
       ->capture_default_str()
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--seed", seed, "seed of both runs")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer<uint64_t>());
-  app.add_option("--batch", batch, "override the batch size")->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::non_negative_integer<uint64_t>());
+  app.add_option("--batch", batch, "override the batch size")
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--size", size, "override the grid size (square)")
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--threads", threads, "CPU threads (0 = all cores)")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_option("--device", device, "Vulkan device index (see dlca_devices)")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_flag("--sweep", sweep, "run the standard set of workloads");
   app.add_flag("--profile", profile, "print Vulkan dispatches and GPU time per phase");
   app.add_option("--csv", csv_path, "also write the table as CSV");
@@ -109,7 +110,7 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
   app.add_flag("--vulkan-only", vulkan_only, "time the Vulkan side alone")->excludes("--cpu-only");
   app.add_option("--chunk-mb", chunk_mb,
                  "Vulkan: activations per chunk of cells, MiB (0 = the backend's default)")
-      ->check(dlca::cli::integer_from_to<uint64_t>(0, uint64_t(1) << 20));
+      ->transform(dlca::cli::integer_from_to<uint64_t>(0, uint64_t(1) << 20));
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
 
   const dlca::StopSignals signals(

@@ -71,9 +71,10 @@ int main(int argc, char** argv) {
       "dlca: Differentiable Logic Cellular Automata (Miotti et al. 2025): train, evaluate, run "
       "and export their circuits.\n"
       "Usage: dlca SUBCOMMAND [OPTIONS]; dlca SUBCOMMAND --help lists its options.\n"
-      "Exit status: 0 success; 1 failure while running; 2 bad usage (unknown subcommand or "
-      "option, bad value, missing input file); 128+N stopped by signal N (a training stopped "
-      "by Ctrl-C still writes its outputs).",
+      "Exit status: 0 success; 1 failure while running (a file that cannot be read or "
+      "written, not enough memory); 2 bad usage (unknown subcommand or option, bad value, "
+      "options that contradict each other or the input); 128+N stopped by signal N (a "
+      "training stopped by Ctrl-C still writes its outputs).",
       "dlca"};
   app.require_subcommand(1);
   std::string chosen;

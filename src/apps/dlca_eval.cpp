@@ -5,9 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 #include "tools.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/global_control.h>
 #include <CLI/CLI.hpp>
 
@@ -37,30 +41,39 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
       ->capture_default_str()
       ->check(CLI::IsMember({"generalize", "fault", "heal", "async", "robustness"}));
   app.add_option("--size", size, "grid side (default: 4x the training grid; 64 for robustness)")
-      ->check(dlca::cli::integer_from_to(3, 8192));
+      ->transform(dlca::cli::integer_from_to(3, 8192));
   app.add_option("--steps", steps, "steps (default: 4x the training steps; 4000 for robustness)")
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--block", block, "side of the zeroed centre block (fault, heal)")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_option("--block-steps", block_steps,
                  "heal: steps during which the block is zeroed (default: half)")
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_option("--square", square, "side of the random square (robustness)")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_option("--fire-rate", fire_rate, "async fire rate")
       ->capture_default_str()
-      ->check(dlca::cli::rate<float>());
+      ->transform(dlca::cli::rate<float>());
   app.add_option("--seed", seed, "initial grid, masks and squares")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer<uint64_t>());
+      ->transform(dlca::cli::non_negative_integer<uint64_t>());
   app.add_option("--threads", threads, "worker threads (0 = all cores)")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_option("--csv", csv_path, "write step,error");
   dlca::cli::add_backend_options(app, backend, device);
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
+  // An option the chosen test does not read would be silently ignored: refused instead.
+  const std::vector<std::pair<const char*, std::vector<std::string>>> used_by = {
+      {"--block", {"fault", "heal"}}, {"--block-steps", {"heal"}}, {"--square", {"robustness"}}};
+  for (const auto& [option, tests] : used_by)
+    if (app.count(option) > 0 && std::find(tests.begin(), tests.end(), test) == tests.end()) {
+      std::fprintf(stderr, "%s: %s: not used by --test %s (only by %s)\n", program, option,
+                   test.c_str(), fmt::format("{}", fmt::join(tests, " and ")).c_str());
+      return dlca::cli::kExitUsage;
+    }
 
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                   threads > 0 ? size_t(threads)
@@ -87,9 +100,23 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
     s.size = size > 0 ? size : robustness ? 64 : int(default_size);
     s.steps = steps > 0 ? steps : robustness ? 4000 : int(default_steps);
     s.async = test == "async" || robustness || model.config.async;
+    if (!s.async && app.count("--fire-rate") > 0) {
+      std::fprintf(stderr,
+                   "%s: --fire-rate: not used by --test %s of a synchronous model (only by async "
+                   "and robustness)\n",
+                   program, test.c_str());
+      return dlca::cli::kExitUsage;
+    }
     s.fire_rate = fire_rate;
     s.block = (test == "fault" || test == "heal") ? block : 0;
     s.block_steps = test == "heal" ? (block_steps >= 0 ? block_steps : s.steps / 2) : -1;
+    if (test == "heal" && (s.block_steps < 1 || s.block_steps >= s.steps)) {
+      std::fprintf(stderr,
+                   "%s: heal: the block is zeroed for %d of %d steps; it needs at least 1 step "
+                   "damaged and 1 to heal (--block-steps, --steps)\n",
+                   program, s.block_steps, s.steps);
+      return dlca::cli::kExitUsage;
+    }
     s.random_square = robustness ? square : 0;
     s.seed = seed;
     const dlca::DeviceChoice where = dlca::choose_device(backend, device);
@@ -104,8 +131,10 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
     const double tail_mean = std::accumulate(errors.begin() + tail_from, errors.end(), 0.0) /
                              double(errors.size() - tail_from);
     fmt::print(
-        "{} on {}x{}, {} {} steps{}: final error {}, min {}, mean from step {} {:.1f} (cells {})\n",
+        "{} on {}x{}, {} {} step{}{}: final error {}, min {}, mean from step {} {:.1f} (cells "
+        "{})\n",
         test, s.size, s.size, s.steps, s.async ? "asynchronous" : "synchronous",
+        s.steps == 1 ? "" : "s",
         s.block           ? fmt::format(", {0}x{0} block zeroed{1}", s.block,
                               s.block_steps >= 0 ? fmt::format(" for {} steps", s.block_steps) : "")
         : s.random_square ? fmt::format(", random {0}x{0} squares", s.random_square)
@@ -113,6 +142,9 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
         errors.back(), *std::min_element(errors.begin(), errors.end()), tail_from + 1, tail_mean,
         s.size * s.size);
     return 0;
+  } catch (const std::invalid_argument& e) {  // a model the test cannot evaluate
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory for the evaluation grid (try a smaller --size)\n",
                  program);

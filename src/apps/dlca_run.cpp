@@ -110,6 +110,14 @@ int simulate(const Options& o) {
     circuit = load_digitaljs(o.circuit_path);
   }
   const int C = circuit.channels;
+  if (o.rgb && C < 3)
+    throw dlca::cli::UsageError(fmt::format(
+        "--rgb: draws channels 0..2, the circuit has {} channel{}", C, C == 1 ? "" : "s"));
+  const bool reads_png =
+      (o.init != "random" && o.init != "seed") || (!o.target.empty() && o.target != "checkerboard");
+  if (o.colour && !reads_png)
+    throw dlca::cli::UsageError(
+        "--colour: reads PNGs (--init FILE.png, --target FILE.png); none given");
   const int height = o.height ? o.height : o.size ? o.size : config ? config->height : 64;
   const int width = o.width ? o.width : o.size ? o.size : config ? config->width : 64;
   const bool periodic =
@@ -121,7 +129,7 @@ int simulate(const Options& o) {
 
   const int zoom = o.zoom ? o.zoom : std::max(1, 256 / std::max(height, width));
   if (!o.gif_path.empty() && int64_t(std::max(height, width)) * zoom > 2048)
-    throw std::runtime_error(fmt::format(
+    throw dlca::cli::UsageError(fmt::format(
         "--gif: a {}x{} grid at zoom {} is more than 2048 pixels wide; use --png or a smaller grid",
         width, height, zoom));
   check_memory(run_memory_bytes(o, C, height, width, o.backend == "vulkan"),
@@ -157,7 +165,7 @@ int simulate(const Options& o) {
   // How many planes a picture has; more than the circuit's channels is an error.
   const auto plane_count = [&](int count, const std::string& what) {
     if (count > C)
-      throw std::runtime_error(
+      throw dlca::cli::UsageError(
           fmt::format("{}: needs {} channels, the circuit has {}", what, count, C));
     return count;
   };
@@ -186,14 +194,14 @@ int simulate(const Options& o) {
   if (target.empty() && task.kind == TaskKind::kCheckerboard) target = "checkerboard";
   if (image_task && (task.height != height || task.width != width)) {
     if (!o.csv_path.empty())
-      throw std::runtime_error(fmt::format(
+      throw dlca::cli::UsageError(fmt::format(
           "--csv: the model's image target is {}x{}, the grid {}x{}: give --target FILE.png",
           task.width, task.height, width, height));
   } else if (image_task) {
     target = "the model's target (" + describe_task(task) + ")";
   }
   if (!o.csv_path.empty() && target.empty())
-    throw std::runtime_error("--csv: needs --target checkerboard|FILE.png for the error");
+    throw dlca::cli::UsageError("--csv: needs --target checkerboard|FILE.png for the error");
   if (image_task) {  // at the grid's size (checked above), [k][H][W]
     const size_t cells = size_t(height) * width;
     grid->set_target_rows(plane_count(int(task.target.size() / cells), "--target " + target),
@@ -274,27 +282,31 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
   auto* circuit = app.add_option("--circuit", o.circuit_path, "DigitalJS circuit (.json)");
   model->excludes(circuit);
   app.add_option("--size", o.size, "grid side (default: the model's training grid, else 64)")
-      ->check(dlca::cli::integer_from_to(1, 65536));
-  app.add_option("--width", o.width, "grid width")->check(dlca::cli::integer_from_to(1, 65536));
-  app.add_option("--height", o.height, "grid height")->check(dlca::cli::integer_from_to(1, 65536));
+      ->transform(dlca::cli::integer_from_to(1, 65536));
+  app.add_option("--width", o.width, "grid width")->transform(dlca::cli::integer_from_to(1, 65536));
+  app.add_option("--height", o.height, "grid height")
+      ->transform(dlca::cli::integer_from_to(1, 65536));
   app.add_option("--steps", o.steps, "steps to run")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer());
-  app.add_flag_callback(
+      ->transform(dlca::cli::non_negative_integer());
+  auto* periodic = app.add_flag_callback(
       "--periodic", [&] { o.boundary = "periodic"; }, "wrap the edges (torus)");
   app.add_flag_callback(
-      "--zero-boundary", [&] { o.boundary = "zero"; },
-      "cells beyond the edges read 0 (default: as the model was trained; "
-      "periodic for circuits)");
-  app.add_flag("--async", o.async, "asynchronous steps: each cell fires with --fire-rate");
+         "--zero-boundary", [&] { o.boundary = "zero"; },
+         "cells beyond the edges read 0 (default: as the model was trained; "
+         "periodic for circuits)")
+      ->excludes(periodic);
+  auto* async =
+      app.add_flag("--async", o.async, "asynchronous steps: each cell fires with --fire-rate");
   app.add_option("--fire-rate", o.fire_rate, "probability a cell updates in an async step")
       ->capture_default_str()
-      ->check(dlca::cli::rate());
+      ->transform(dlca::cli::rate())
+      ->needs(async);
   app.add_option("--seed", o.seed, "seed for the random state, masks and damage")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer<uint64_t>());
+      ->transform(dlca::cli::non_negative_integer<uint64_t>());
   app.add_option("--threads", o.threads, "worker threads (0 = all cores)")
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_option("--init", o.init, "initial state: random, seed (centre cell on) or FILE.png")
       ->capture_default_str();
   app.add_flag("--colour", o.colour,
@@ -302,26 +314,28 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
   app.add_option("--threshold", o.threshold,
                  "mono PNGs: a cell is live where R, G or B (premultiplied) is above it")
       ->capture_default_str()
-      ->check(dlca::cli::number_from_to<float>(0, 1));
+      ->transform(dlca::cli::number_from_to<float>(0, 1));
   app.add_option("--target", o.target,
                  "checkerboard or FILE.png: the error in --csv is against it (default: the "
                  "model's task)");
-  app.add_option("--damage-block", o.damage_block,
-                 "zero a centred N x N block after every step (or the first --damage-steps)")
-      ->check(dlca::cli::non_negative_integer());
+  auto* damage_block =
+      app.add_option("--damage-block", o.damage_block,
+                     "zero a centred N x N block after every step (or the first --damage-steps)")
+          ->transform(dlca::cli::non_negative_integer());
   app.add_option("--damage-steps", o.damage_steps, "damage only after the first N steps")
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer())
+      ->needs(damage_block);
   app.add_option("--damage-random", o.damage_random,
                  "zero a random N x N square after every step (the paper's robustness test: 10, "
                  "docs/MODEL.md §10.1)")
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_option("--png", o.png_path, "write the final state as PNG (one pixel per cell)");
   app.add_option("--gif", o.gif_path, "write an animated GIF of the run");
   app.add_option("--gif-every", o.gif_every, "steps between GIF frames")
       ->capture_default_str()
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--zoom", o.zoom, "GIF pixels per cell (default: up to 256 pixels wide)")
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_flag("--rgb", o.rgb,
                "draw channels 0..2 as R, G, B (read back with --colour) instead of channel 0 in "
                "grey (live = white)");
@@ -338,14 +352,22 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
                  "more is refused before it starts")
       ->check(CLI::Validator(memory_size_error, "SIZE"));
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
+  if (app.count("--engine") > 0 && o.backend == "vulkan") {
+    std::fprintf(stderr, "%s: --engine: picks the CPU kernel; --backend vulkan runs on a device\n",
+                 program);
+    return dlca::cli::kExitUsage;
+  }
   if (o.model_path.empty() && o.circuit_path.empty()) {
     std::fprintf(stderr, "%s: give --model FILE or --circuit FILE.json\n", program);
-    return 2;
+    return dlca::cli::kExitUsage;
   }
   const StopSignals signals(false);  // a signal removes the temporary files, then ends the run
   try {
     o.program = program;
     return simulate(o);
+  } catch (const dlca::cli::UsageError& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr,
                  "%s: out of memory for the grid and its pictures (try a smaller "

@@ -59,21 +59,21 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
                  "is run")
       ->check(parsed_by(dlca::parse_setting, "KEY=VALUES"));
   app.add_option("--epochs", epochs, "epochs of every run (default: the experiment's)")
-      ->check(dlca::cli::positive_integer<int64_t>());
+      ->transform(dlca::cli::positive_integer<int64_t>());
   app.add_option("--stop-when-solved", stop_when_solved,
                  "stop every run once its hard loss has been 0 for N consecutive epochs")
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_option("--recipe", recipe,
                  "training recipe of every run: paper or robust (default: the experiment's); "
                  "--set recipe=paper,robust compares them")
       ->check(CLI::IsMember({"paper", "robust"}));
   app.add_option("--jobs", jobs, "runs at once on this machine (threads split between them)")
       ->capture_default_str()
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--threads", threads,
                  "worker threads in all on this machine, or per rank under MPI (0 = all cores)")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   app.add_option("--out", out_dir, "directory of the sweep's files (made if missing)")->required();
   app.add_flag("--mpi", mpi,
                "require an MPI launch (mpirun or srun); implied under mpirun -np P>1");

@@ -12,7 +12,8 @@
 
 int dlca::apps::train_experiment(int argc, char** argv, const char* program) {
   dlca::ExperimentFile file;
-  std::string default_error;  // reported only when no --config replaces the default experiment
+  std::string default_error;      // reported only when no --config replaces the default experiment
+  std::string config_file_error;  // --config names a file that cannot be read
   try {
     file = dlca::load_experiment("checkerboard_sync");
   } catch (const std::exception& e) {
@@ -32,7 +33,12 @@ int dlca::apps::train_experiment(int argc, char** argv, const char* program) {
              throw CLI::ValidationError("--config", "needs a value, got the option " + experiment);
            try {
              file = dlca::load_experiment(experiment);
-           } catch (const std::exception& e) {
+           } catch (const dlca::FileError& e) {
+             if (!dlca::names_a_file(experiment))  // no experiment of that name: a bad value
+               throw CLI::ValidationError("--config", e.what());
+             config_file_error = e.what();  // a file that cannot be read: exit status 1
+             return;
+           } catch (const std::exception& e) {  // a file that reads but is no experiment
              throw CLI::ValidationError("--config", e.what());
            }
            cli.use_preset(file.config);
@@ -42,6 +48,10 @@ int dlca::apps::train_experiment(int argc, char** argv, const char* program) {
       ->default_str("checkerboard_sync");
   cli.add_to(app);
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
+  if (!config_file_error.empty()) {
+    std::fprintf(stderr, "%s: --config %s\n", program, config_file_error.c_str());
+    return 1;
+  }
   if (app.count("--config") == 0 && !default_error.empty()) {
     std::fprintf(stderr, "%s: %s\n", program, default_error.c_str());
     return dlca::cli::kExitUsage;

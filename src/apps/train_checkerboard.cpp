@@ -22,16 +22,16 @@ int dlca::apps::train_checkerboard(int argc, char** argv, const char* program) {
   app.add_option("--fire-rate", cli.config.fire_rate,
                  "probability that a cell updates in an async step")
       ->capture_default_str()
-      ->check(dlca::cli::rate<float>());
+      ->transform(dlca::cli::rate<float>());
   app.add_option("--batch", cli.config.batch, "random initial grids per epoch")
       ->capture_default_str()
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--steps", cli.config.steps, "CA steps per rollout")
       ->capture_default_str()
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--size", cli.config.height, "grid side (square grid)")
       ->capture_default_str()
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   cli.config.width = cli.config.height;
   return cli.train(program,

@@ -16,10 +16,10 @@ int dlca::apps::train_gol(int argc, char** argv, const char* program) {
   app.add_option("--eval-size", eval_size,
                  "side of the random torus the final circuit is checked on")
       ->capture_default_str()
-      ->check(dlca::cli::integer_from_to(3, 8192));
+      ->transform(dlca::cli::integer_from_to(3, 8192));
   app.add_option("--eval-steps", eval_steps, "steps of that check")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   cli.run.evaluate = [&](const dlca::Model& model) {
     return nlohmann::json{

@@ -77,20 +77,20 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
       ->check(CLI::IsMember({"mono", "8colour"}));
   app.add_option("--threshold", threshold, "mono threshold on premultiplied R, G, B")
       ->capture_default_str()
-      ->check(dlca::cli::number_from_to<float>(0, 1));
+      ->transform(dlca::cli::number_from_to<float>(0, 1));
   app.add_option("--size", size, "grid side; the image is area-resized to it")
       ->capture_default_str()
-      ->check(dlca::cli::integer_from_to(3, 1024));
+      ->transform(dlca::cli::integer_from_to(3, 1024));
   app.add_option("--channels", channels,
                  fmt::format("state channels (the layers are scaled to them; lizard builds for "
                              "{} to {}, colored_g for {} to {})",
                              lizard_channels.first, lizard_channels.second,
                              colored_g_channels.first, colored_g_channels.second))
       ->capture_default_str()
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--steps", cli.config.steps, "CA steps per rollout")
       ->capture_default_str()
-      ->check(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--seed-cell", seed_cell,
                  "center: the centre cell starts at 1 in all channels; none: empty grid")
       ->capture_default_str()
@@ -99,7 +99,7 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
       ->capture_default_str()
       ->check(CLI::IsMember({"periodic", "zero"}));
   app.add_option("--loss-channels", cli.config.loss_channels, "channels compared with the target")
-      ->check(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::non_negative_integer());
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
 
   const bool lizard = preset == "lizard";

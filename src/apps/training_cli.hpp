@@ -17,6 +17,7 @@
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/memory_budget.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/atomic_file.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/train/backend_choice.hpp"
 #include "dlca/train/model_file.hpp"
@@ -57,19 +58,19 @@ struct TrainingCli {
   void add_to(CLI::App& app) {
     app.add_option("--epochs", config.epochs, "optimizer steps")
         ->capture_default_str()
-        ->check(positive_integer());
+        ->transform(positive_integer());
     app.add_option("--seed", config.seed, "seed for wiring, data and masks")
         ->capture_default_str()
-        ->check(non_negative_integer<uint64_t>());
+        ->transform(non_negative_integer<uint64_t>());
     app.add_option("--threads", backend.threads, "worker threads (0 = all cores)")
         ->capture_default_str()
-        ->check(non_negative_integer());
+        ->transform(non_negative_integer());
     add_backend_options(app, choice.kind, choice.device);
     app.add_flag("--profile", choice.profile,
                  "Vulkan: print dispatches and submits per epoch and GPU time per phase");
     app.add_option("--lr", config.learning_rate, "AdamW learning rate")
         ->capture_default_str()
-        ->check(positive_number<float>());
+        ->transform(positive_number<float>());
     app.add_option(
            "--random-streams", streams,
            "jax: the notebook's JAX threefry streams (its exact wiring and data for a seed); "
@@ -94,32 +95,32 @@ struct TrainingCli {
                    "candidates trained side by side from seeds derived from --seed; the first "
                    "to solve is kept (1 = a plain run)")
         ->capture_default_str()
-        ->check(integer_from_to(1, 64));
+        ->transform(integer_from_to(1, 64));
     app.add_option("--stop-when-solved", config.stop_when_solved,
                    "stop once the hard loss has been 0 for N consecutive epochs (0 = never)")
         ->capture_default_str()
-        ->check(non_negative_integer());
+        ->transform(non_negative_integer());
     app.add_option("--sharpen-to", config.sharpen_to,
                    "forward-only sharpening: the forward pass's final temperature, in (0, 1] (1 = "
                    "off); the gradient still flows through the undivided softmax")
         ->capture_default_str()
-        ->check(rate<float>());
+        ->transform(rate<float>());
     app.add_option("--sharpen-start", config.sharpen_start,
                    "epoch where the forward temperature starts falling from 1")
         ->capture_default_str()
-        ->check(non_negative_integer());
+        ->transform(non_negative_integer());
     app.add_option("--sharpen-end", config.sharpen_end,
                    "epoch where it reaches --sharpen-to (geometrically) and stays")
         ->capture_default_str()
-        ->check(non_negative_integer());
+        ->transform(non_negative_integer());
     app.add_option("--noise", config.noise,
                    "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch "
                    "(0 = off)")
         ->capture_default_str()
-        ->check(number_from_to<float>(0, 100));
+        ->transform(number_from_to<float>(0, 100));
     app.add_option("--noise-start", config.noise_start, "epoch from which --noise applies")
         ->capture_default_str()
-        ->check(non_negative_integer());
+        ->transform(non_negative_integer());
     app.add_flag("--repair,!--no-repair", config.repair,
                  "when training ends with hard loss above 0, try each uncertain gate's other "
                  "likely ops one at a time, keeping changes that lower it; the circuit is kept "
@@ -131,7 +132,7 @@ struct TrainingCli {
                    "write the model as a checkpoint (dlca-model JSON; --resume continues it)");
     app.add_option("--checkpoint-every", run.checkpoint_every,
                    "rewrite the --save file every N epochs, so a killed run loses at most N")
-        ->check(non_negative_integer<int64_t>());
+        ->transform(non_negative_integer<int64_t>());
     app.add_option("--resume", resume_path,
                    "continue the checkpoint FILE until --epochs in total; give the options of the "
                    "run that wrote it (its configuration must match)");
@@ -142,10 +143,10 @@ struct TrainingCli {
     app.add_flag("--keep-activations", keep_activations,
                  "store every step's activations instead of recomputing them (more memory)");
     app.add_option("--tile-cells", backend.tile_cells, "cells per parallel tile (0 = automatic)")
-        ->check(non_negative_integer());
+        ->transform(non_negative_integer());
     app.add_option("--print-every", run.print_every, "epochs between lines when not on a terminal")
         ->capture_default_str()
-        ->check(positive_integer());
+        ->transform(positive_integer());
     app.add_flag("--quiet", run.quiet, "no progress output");
     app.add_option("--max-memory", max_memory,
                    "memory the run may use, e.g. 4G (default: what is available); a run that "
@@ -167,7 +168,11 @@ struct TrainingCli {
       check_output_paths(all_inputs, training_output_paths(run), {{"--resume", "--save"}});
       std::optional<ModelFile> resumed;
       if (!resume_path.empty()) {
-        resumed = load_checkpoint(resume_path);
+        try {
+          resumed = load_checkpoint(resume_path);
+        } catch (const FileError& e) {  // "--resume cb.json: cannot open (...)"
+          throw FileError(std::string("--resume ") + e.what());
+        }
         if (config.epochs == resumed->training->epoch)
           std::fprintf(stderr,
                        "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "

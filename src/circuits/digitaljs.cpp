@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "dlca/core/json_text.hpp"
 #include "dlca/io/atomic_file.hpp"
 
 namespace dlca {
@@ -50,9 +51,11 @@ Circuit load_digitaljs(const std::string& path) {
   const std::string text = read_file(path, size_t(1) << 28);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = parse_json_text(text);
   } catch (const nlohmann::json::exception& e) {
     throw FileError(path + ": malformed JSON (" + e.what() + ")");
+  } catch (const DuplicateJsonKey& e) {
+    throw FileError(path + ": " + e.what());
   }
   const auto fail = [&](const std::string& why) { return FileError(path + ": " + why); };
   if (!j.is_object() || !j.contains("devices") || !j.contains("connectors") ||

@@ -42,6 +42,9 @@ ChosenBackend make_backend(const BackendChoice& choice) {
 }
 
 DeviceChoice choose_device(const std::string& kind, int requested) {
+  if (kind == "cpu" && requested >= 0)  // a device asked for, then silently not used: refused
+    throw std::runtime_error(fmt::format(
+        "--device {}: the CPU backend has no devices (give --backend vulkan or auto)", requested));
   if (kind == "cpu") return {};
   if (kind == "vulkan") return {std::max(requested, 0), ""};
   if (kind != "auto")

@@ -8,6 +8,7 @@
 
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/json_numbers.hpp"
+#include "dlca/core/json_text.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/data_dir.hpp"
 #include "dlca/io/image_target.hpp"
@@ -81,9 +82,11 @@ ExperimentFile load_experiment(const std::string& name_or_path, const std::strin
   const std::string text = read_file(path.string(), size_t(1) << 24);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = parse_json_text(text);
   } catch (const nlohmann::json::exception& e) {
     throw FileError(path.string() + ": malformed JSON (" + e.what() + ")");
+  } catch (const DuplicateJsonKey& e) {
+    throw FileError(path.string() + ": " + e.what());
   }
   ExperimentFile file = experiment_from_json(j, path.parent_path(), path.string());
   file.path = path.string();

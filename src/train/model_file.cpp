@@ -9,6 +9,7 @@
 
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/json_numbers.hpp"
+#include "dlca/core/json_text.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/train/multi_start.hpp"
 
@@ -244,7 +245,7 @@ ModelFile load_model_file(const std::string& path) {
   try {
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(text);
+      j = parse_json_text(text);
     } catch (const nlohmann::json::parse_error&) {
       throw std::runtime_error(text.empty() ? "empty file"
                                             : "truncated or not JSON (not a dlca model file)");

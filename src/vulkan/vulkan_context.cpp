@@ -263,8 +263,10 @@ void Device::create(Instance& instance, int index, uint32_t bindings, uint32_t p
   const auto devices = instance.physical_devices();
   if (devices.empty()) throw VulkanError("no Vulkan device found");
   if (index < 0 || size_t(index) >= devices.size())
-    throw VulkanError(fmt::format("--device {}: there are {} Vulkan devices (0 to {})", index,
-                                  devices.size(), devices.size() - 1));
+    throw VulkanError(devices.size() == 1
+                          ? fmt::format("--device {}: there is 1 Vulkan device (0)", index)
+                          : fmt::format("--device {}: there are {} Vulkan devices (0 to {})", index,
+                                        devices.size(), devices.size() - 1));
   physical_ = devices[size_t(index)];
   vkGetPhysicalDeviceProperties(physical_, &properties_);
   vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);

@@ -3,7 +3,7 @@
 set(dlca_program $<TARGET_FILE:dlca_program>)
 dlca_cli_test(dlca.help ${dlca_program} --help)
 set_tests_properties(dlca.help PROPERTIES PASS_REGULAR_EXPRESSION
-  "Exit status: 0 success. 1 failure while running. 2 bad usage.*Subcommands:\n  train [^\n]*\n  eval [^\n]*\n  run [^\n]*\n  export [^\n]*\n  sweep [^\n]*\n  compare [^\n]*\n  devices ")
+  "Exit status: 0 success. 1 failure while running .*. 2 bad usage.*Subcommands:\n  train [^\n]*\n  eval [^\n]*\n  run [^\n]*\n  export [^\n]*\n  sweep [^\n]*\n  compare [^\n]*\n  devices ")
 dlca_cli_test(dlca.unknown_subcommand ${expect} "^dlca: 'frob' is not a subcommand \\(train, eval, run"
   ${dlca_program} frob)
 dlca_cli_test(dlca.no_subcommand ${expect} "^dlca: A subcommand is required" ${dlca_program})
