@@ -67,6 +67,7 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.noise = -0.5f; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = INFINITY; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise_start = -2; }), "noise_start"));
+  CHECK(starts_with(rejection([](auto& c) { c.noise_end = -1; }), "noise_end"));
   CHECK(starts_with(rejection([](auto& c) {
                       c.sharpen_start = 10;
                       c.sharpen_end = 5;
@@ -173,4 +174,9 @@ TEST_CASE("logit noise: Gumbel(0, 1), the same for the same seed and epoch, new 
   c.noise_start = 10;
   CHECK(noise_scale(c, 9) == 0.0f);
   CHECK(noise_scale(c, 10) == 0.5f);
+  c.noise_end = 20;
+  CHECK(noise_scale(c, 19) == 0.5f);
+  CHECK(noise_scale(c, 20) == 0.0f);
+  c.noise_end = 10;
+  CHECK_THROWS_WITH_AS(validate(c), doctest::Contains("noise_end"), ConfigError);
 }

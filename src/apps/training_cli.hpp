@@ -121,6 +121,10 @@ struct TrainingCli {
     app.add_option("--noise-start", config.noise_start, "epoch from which --noise applies")
         ->capture_default_str()
         ->transform(non_negative_integer());
+    app.add_option("--noise-end", config.noise_end,
+                   "epoch from which --noise stops (0 = it never stops)")
+        ->capture_default_str()
+        ->transform(non_negative_integer());
     app.add_flag("--repair,!--no-repair", config.repair,
                  "when training ends with hard loss above 0, try each uncertain gate's other "
                  "likely ops one at a time, keeping changes that lower it; the circuit is kept "

@@ -53,7 +53,7 @@ double forward_temperature(const ExperimentConfig& c, int64_t epoch) {
 }
 
 float noise_scale(const ExperimentConfig& c, int64_t epoch) {
-  return epoch >= c.noise_start ? c.noise : 0.0f;
+  return epoch >= c.noise_start && (c.noise_end == 0 || epoch < c.noise_end) ? c.noise : 0.0f;
 }
 
 namespace {
@@ -111,6 +111,9 @@ void validate(const ExperimentConfig& c) {
     reject("noise", fmt::format("must be between 0 (off) and 100, got {}", c.noise));
   if (c.noise_start < 0)
     reject("noise_start", fmt::format("must be non-negative, got {}", c.noise_start));
+  if (c.noise_end != 0 && c.noise_end <= c.noise_start)
+    reject("noise_end", fmt::format("must be 0 (never) or after noise_start ({}), got {}",
+                                    c.noise_start, c.noise_end));
   if (c.stop_when_solved < 0)
     reject("stop_when_solved", fmt::format("must be non-negative, got {}", c.stop_when_solved));
   if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))

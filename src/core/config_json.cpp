@@ -97,6 +97,7 @@ const std::vector<const char*>& config_keys() {
                                                 "sharpen_end",
                                                 "noise",
                                                 "noise_start",
+                                                "noise_end",
                                                 "repair"};
   return keys;
 }
@@ -130,6 +131,7 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"sharpen_end", c.sharpen_end},
       {"noise", c.noise},
       {"noise_start", c.noise_start},
+      {"noise_end", c.noise_end},
       {"repair", c.repair},
   };
 }
@@ -181,6 +183,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_integer(json, "sharpen_end", c.sharpen_end, 0);
   read_float(json, "noise", c.noise);
   read_integer(json, "noise_start", c.noise_start, 0);
+  read_integer(json, "noise_end", c.noise_end, 0);
   read(json, "repair", c.repair);
   validate(c);
   return c;

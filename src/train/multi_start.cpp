@@ -74,6 +74,7 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
     model.config.sharpen_end = run.sharpen_end;
     model.config.noise = run.noise;
     model.config.noise_start = run.noise_start;
+    model.config.noise_end = run.noise_end;
     c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
     if (state) restore_training(*c.trainer, std::move(*state));
     out.push_back(std::move(c));

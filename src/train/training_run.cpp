@@ -383,8 +383,9 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     out << fmt::format("forward-only sharpening: temperature 1 to {:g} over epochs {}-{}\n",
                        config.sharpen_to, config.sharpen_start, config.sharpen_end);
   if (config.noise > 0)
-    out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}\n", config.noise,
-                       config.noise_start);
+    out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}{}\n", config.noise,
+                       config.noise_start,
+                       config.noise_end > 0 ? fmt::format(" to {}", config.noise_end) : "");
   for (const std::string& line : repair_lines) out << line;
   if (starts > 1)
     out << fmt::format("start {} of {} (seed {}) {}\n", summary.chosen_start, starts,

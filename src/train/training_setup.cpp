@@ -27,7 +27,7 @@ bool is_run_length(std::string_view key) {
 // Keys of the per-epoch schedules (sharpening and noise).
 bool is_sharpening(std::string_view key) {
   return key == "sharpen_to" || key == "sharpen_start" || key == "sharpen_end" || key == "noise" ||
-         key == "noise_start";
+         key == "noise_start" || key == "noise_end";
 }
 
 // Whether two sharpening schedules give the same forward temperature at every epoch before

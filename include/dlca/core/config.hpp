@@ -81,9 +81,10 @@ struct ExperimentConfig {
   // Gumbel noise on the soft pass's logits (README, "Training recipes"): from epoch noise_start,
   // each epoch adds noise * g to every logit of the soft forward pass and its softmax backward, g
   // drawn from Gumbel(0, 1) by a counter-based stream keyed by seed and epoch; the hard pass uses
-  // the clean logits. 0: off.
+  // the clean logits, until epoch noise_end (0: to the end). 0: off.
   float noise = 0.0f;
   int noise_start = 0;
+  int noise_end = 0;
   // Greedy repair of the hard circuit when training ends unsolved (README, "Training recipes"):
   // kept only when it reaches hard loss 0. Like `epochs` it does not change the training itself.
   bool repair = false;
@@ -98,7 +99,8 @@ struct ExperimentConfig {
 // The forward pass's temperature at an epoch under the sharpening schedule: exactly 1 before
 // sharpen_start or when sharpening is off.
 double forward_temperature(const ExperimentConfig& config, int64_t epoch);
-// The scale of the logit noise at an epoch: 0 before noise_start or when off.
+// The scale of the logit noise at an epoch: 0 before noise_start, from noise_end on (when it is
+// above 0) or when off.
 float noise_scale(const ExperimentConfig& config, int64_t epoch);
 
 // Throws ConfigError("field: reason") for the first problem found.
