@@ -65,15 +65,6 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
   app.add_option("--csv", csv_path, "write step,error");
   dlca::cli::add_backend_options(app, backend, device);
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
-  // An option the chosen test does not read would be silently ignored: refused instead.
-  const std::vector<std::pair<const char*, std::vector<std::string>>> used_by = {
-      {"--block", {"fault", "heal"}}, {"--block-steps", {"heal"}}, {"--square", {"robustness"}}};
-  for (const auto& [option, tests] : used_by)
-    if (app.count(option) > 0 && std::find(tests.begin(), tests.end(), test) == tests.end()) {
-      std::fprintf(stderr, "%s: %s: not used by --test %s (only by %s)\n", program, option,
-                   test.c_str(), fmt::format("{}", fmt::join(tests, " and ")).c_str());
-      return dlca::cli::kExitUsage;
-    }
 
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                   threads > 0 ? size_t(threads)
@@ -82,6 +73,13 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
   const dlca::StopSignals signals(
       false);  // a signal removes the temporary files, then ends the run
   try {
+    // An option the chosen test does not read would be silently ignored: refused instead.
+    const std::vector<std::pair<const char*, std::vector<std::string>>> used_by = {
+        {"--block", {"fault", "heal"}}, {"--block-steps", {"heal"}}, {"--square", {"robustness"}}};
+    for (const auto& [option, tests] : used_by)
+      if (app.count(option) > 0 && std::find(tests.begin(), tests.end(), test) == tests.end())
+        throw dlca::cli::UsageError(fmt::format("{}: not used by --test {} (only by {})", option,
+                                                test, fmt::join(tests, " and ")));
     dlca::check_output_paths({{"--model", model_path}}, {{"--csv", csv_path}});
     const dlca::Model model = dlca::load_model(model_path);
     dlca::EvaluationSettings s;
@@ -100,23 +98,19 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
     s.size = size > 0 ? size : robustness ? 64 : int(default_size);
     s.steps = steps > 0 ? steps : robustness ? 4000 : int(default_steps);
     s.async = test == "async" || robustness || model.config.async;
-    if (!s.async && app.count("--fire-rate") > 0) {
-      std::fprintf(stderr,
-                   "%s: --fire-rate: not used by --test %s of a synchronous model (only by async "
-                   "and robustness)\n",
-                   program, test.c_str());
-      return dlca::cli::kExitUsage;
-    }
+    if (!s.async && app.count("--fire-rate") > 0)
+      throw dlca::cli::UsageError(fmt::format(
+          "--fire-rate: not used by --test {} of a synchronous model (only by async and "
+          "robustness)",
+          test));
     s.fire_rate = fire_rate;
     s.block = (test == "fault" || test == "heal") ? block : 0;
     s.block_steps = test == "heal" ? (block_steps >= 0 ? block_steps : s.steps / 2) : -1;
-    if (test == "heal" && (s.block_steps < 1 || s.block_steps >= s.steps)) {
-      std::fprintf(stderr,
-                   "%s: heal: the block is zeroed for %d of %d steps; it needs at least 1 step "
-                   "damaged and 1 to heal (--block-steps, --steps)\n",
-                   program, s.block_steps, s.steps);
-      return dlca::cli::kExitUsage;
-    }
+    if (test == "heal" && (s.block_steps < 1 || s.block_steps >= s.steps))
+      throw dlca::cli::UsageError(
+          fmt::format("heal: the block is zeroed for {} of {} steps; it needs at least 1 step "
+                      "damaged and 1 to heal (--block-steps, --steps)",
+                      s.block_steps, s.steps));
     s.random_square = robustness ? square : 0;
     s.seed = seed;
     const dlca::DeviceChoice where = dlca::choose_device(backend, device);
@@ -142,6 +136,9 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
         errors.back(), *std::min_element(errors.begin(), errors.end()), tail_from + 1, tail_mean,
         s.size * s.size);
     return 0;
+  } catch (const dlca::cli::UsageError& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
   } catch (const std::invalid_argument& e) {  // a model the test cannot evaluate
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return dlca::cli::kExitUsage;
