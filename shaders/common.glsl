@@ -18,7 +18,14 @@ layout(std430, binding = 6) readonly buffer StateBase { uint state_base[]; };  /
 layout(std430, binding = 7) readonly buffer Masks { uint fire_masks[]; };  // bytes [step][y*W+x]
 layout(std430, binding = 8) buffer States { float states[]; };  // soft steps, then hard ping-pong
 layout(std430, binding = 9) readonly buffer TargetValues { float target_values[]; };
-layout(std430, binding = 10) buffer Activations { float act[]; };
+// The fused backward kernel writes a tile's activations and reads them back in one dispatch: it
+// defines ACTIVATIONS_COHERENT before including this file.
+#ifdef ACTIVATIONS_COHERENT
+#define ACTIVATIONS_QUALIFIER coherent
+#else
+#define ACTIVATIONS_QUALIFIER
+#endif
+layout(std430, binding = 10) ACTIVATIONS_QUALIFIER buffer Activations { float act[]; };
 layout(std430, binding = 11) buffer Slots { float slots[]; };  // [op * 2 + side][cell of chunk]
 layout(std430, binding = 12) buffer StateGradients { float d_state[]; };  // two state tensors
 layout(std430, binding = 13) buffer PatchGradients { float d_patch[]; };  // [c * 9 + p][cell]
@@ -44,6 +51,13 @@ layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[
 layout(std430, binding = 24) buffer TrainResults { uint train_results[2]; };
 layout(std430, binding = 25) buffer LogitGradients { float logit_grad[]; };
 layout(std430, binding = 26) readonly buffer LogitNoise { float logit_noise[]; };
+// The fused step kernels' tables (src/vulkan/fused_tables.hpp): per op the forward slots (a, b,
+// out, gate) and the backward view (row a, row b, gradient slot of out, gate); per (level, row
+// read) its gradient gather; the levels, the patch and output rows' slots and the readers lists.
+layout(std430, binding = 27) readonly buffer FusedOps { uvec4 fused_ops[]; };
+layout(std430, binding = 28) readonly buffer FusedBackwardOps { uvec4 fused_backward_ops[]; };
+layout(std430, binding = 29) readonly buffer FusedGather { uvec4 fused_gather[]; };
+layout(std430, binding = 30) readonly buffer FusedInfo { uint fused_info[]; };
 
 layout(push_constant) uniform Push {
   uint cell_offset;   // first cell (global index) of the chunk being processed
@@ -108,3 +122,48 @@ uint perception_op(uint level, uint k, uint j, uint c) {
 }
 
 vec4 coefficient(uint gate) { return coefficients[pc.hard != 0u ? pc.num_gates + gate : gate]; }
+
+// The fused kernels' tables (see FusedTables::info): level l's first op, op count and gather
+// entries; the slots of patch row r and of channel c's output row.
+const uint kNoSlot = 0xFFFFFFFFu;
+uint fused_levels() { return fused_info[0]; }
+uvec4 fused_level(uint l) {
+  const uint at = 1u + 4u * l;
+  return uvec4(fused_info[at], fused_info[at + 1u], fused_info[at + 2u], fused_info[at + 3u]);
+}
+uint fused_patch_slot(uint row) { return fused_info[1u + 4u * fused_levels() + row]; }
+uint fused_output_slot(uint c) { return fused_info[1u + 4u * fused_levels() + 9u * pc.channels + c]; }
+uint fused_patch_gradient_slot(uint row) {
+  return fused_info[1u + 4u * fused_levels() + 10u * pc.channels + row];
+}
+uint fused_output_gradient_slot(uint c) {
+  return fused_info[1u + 4u * fused_levels() + 19u * pc.channels + c];
+}
+// A tile's phases are separated by this: shared and buffer writes visible to the workgroup.
+void tile_barrier() {
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
+}
+
+// A gate's argmax op on 32 cells a word: its truth table read off the op's affine coefficients
+// (f(a,b) = c0 + c1 a + c2 b + c3 ab).
+uint hard_gate(vec4 c, uint a, uint b) {
+  uint out_bits = 0u;
+  if (c.x > 0.5) out_bits |= ~a & ~b;
+  if (c.x + c.z > 0.5) out_bits |= ~a & b;
+  if (c.x + c.y > 0.5) out_bits |= a & ~b;
+  if (c.x + c.y + c.z + c.w > 0.5) out_bits |= a & b;
+  return out_bits;
+}
+
+// A gate's relaxed op c0 + c1 a + c2 b + c3 ab (docs/MODEL.md §3.1), in the one order every path
+// uses (so the fused and level-by-level paths compute the same values).
+float soft_gate(vec4 c, float a, float b) { return fma(fma(c.w, a, c.z), b, fma(c.y, a, c.x)); }
+
+// Patch row `row` (c * 9 + p) of cell i of the chunk: the neighbour's state before the step, 0
+// outside a zero-padded grid.
+float patch_value(uint row, uint i) {
+  const int nb = neighbour[(pc.cell_offset + i) * 9u + row % 9u];
+  return nb < 0 ? 0.0 : state_value(pc.state_in, state_base[nb] + (row / 9u) * pc.plane);
+}

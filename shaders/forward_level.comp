@@ -12,5 +12,5 @@ void main() {
   const uvec4 op = ops[pc.op_begin + gl_WorkGroupID.y];
   const vec4 c = coefficient(op.w);
   const float a = act[op.x * pc.act_stride + i], b = act[op.y * pc.act_stride + i];
-  act[op.z * pc.act_stride + i] = fma(fma(c.w, a, c.z), b, fma(c.y, a, c.x));
+  act[op.z * pc.act_stride + i] = soft_gate(c, a, b);
 }

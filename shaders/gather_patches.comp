@@ -9,8 +9,5 @@ void main() {
   const uint item = linear_index();  // (row = c * 9 + p, cell of chunk)
   if (item >= pc.channels * 9u * pc.cell_count) return;
   const uint row = item / pc.cell_count, i = item % pc.cell_count;
-  const uint c = row / 9u, p = row % 9u;
-  const int nb = neighbour[(pc.cell_offset + i) * 9u + p];
-  act[row * pc.act_stride + i] =
-      nb < 0 ? 0.0 : state_value(pc.state_in, state_base[nb] + c * pc.plane);
+  act[row * pc.act_stride + i] = patch_value(row, i);
 }

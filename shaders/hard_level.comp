@@ -1,6 +1,5 @@
 // Hard rollout through one level of gates (beside forward_level.comp): each gate's argmax op on 32
-// cells per word, its truth table read off the op's affine coefficients (f(a,b) = c0 + c1 a +
-// c2 b + c3 ab). x: words of the chunk; y: ops of the level.
+// cells per word (hard_gate in common.glsl). x: words of the chunk; y: ops of the level.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -12,10 +11,5 @@ void main() {
   const uvec4 op = ops[pc.op_begin + gl_WorkGroupID.y];
   const vec4 c = coefficients[pc.num_gates + op.w];
   const uint a = hard_act[op.x * pc.word_stride + w], b = hard_act[op.y * pc.word_stride + w];
-  uint out_bits = 0u;
-  if (c.x > 0.5) out_bits |= ~a & ~b;
-  if (c.x + c.z > 0.5) out_bits |= ~a & b;
-  if (c.x + c.y > 0.5) out_bits |= a & ~b;
-  if (c.x + c.y + c.z + c.w > 0.5) out_bits |= a & b;
-  hard_act[op.z * pc.word_stride + w] = out_bits;
+  hard_act[op.z * pc.word_stride + w] = hard_gate(c, a, b);
 }

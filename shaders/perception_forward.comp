@@ -17,7 +17,7 @@ void main() {
       const uvec4 op = ops[perception_op(l, k, j, c)];
       const vec4 q = coefficient(op.w);
       const float a = act[op.x * pc.act_stride + i], b = act[op.y * pc.act_stride + i];
-      act[op.z * pc.act_stride + i] = fma(fma(q.w, a, q.z), b, fma(q.y, a, q.x));
+      act[op.z * pc.act_stride + i] = soft_gate(q, a, b);
     }
   }
 }

@@ -65,9 +65,11 @@ std::string describe_profile(const VulkanProfile& p) {
   std::string phases;
   for (const auto& [phase, ms] : p.phase_ms) phases += fmt::format(", {} {:.2f} ms", phase, ms);
   if (p.phase_ms.empty()) phases = ", no GPU timestamps on this device";
+  const std::string path =
+      p.fused ? fmt::format("fused steps (tiles of {} cells)", p.tile_cells) : "level by level";
   return fmt::format(
-      "vulkan profile (last epoch): {} dispatches, {} submit, {} chunk(s) of cells{}\n",
-      p.dispatches, p.submits, p.chunks, phases);
+      "vulkan profile (last epoch): {} dispatches, {} submit, {} chunk(s) of cells, {}{}\n",
+      p.dispatches, p.submits, p.chunks, path, phases);
 }
 
 std::string describe_vulkan_devices() {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "dlca/core/ops.hpp"
+#include "vulkan/fused_tables.hpp"
 
 namespace dlca::vulkan_layout {
 
@@ -61,7 +62,8 @@ ProgramTables make_program_tables(const CellProgram& prog, const Model& model) {
   return t;
 }
 
-std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const PlanShape& s) {
+std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const FusedTables& f,
+                                                  const PlanShape& s) {
   const auto floats = [](uint64_t n) { return std::max<uint64_t>(n, 4) * 4; };
   const uint64_t gate_floats = s.num_gates * kNumOps;
   std::array<uint64_t, kBindingCount> bytes{};
@@ -76,7 +78,7 @@ std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const 
   bytes[kStates] = floats((s.steps + 3) * s.state_size);  // soft steps 0..S, two hard steps
   bytes[kTargetValues] = floats(s.state_size);
   bytes[kActivations] = floats(s.num_rows * s.chunk_cells);
-  bytes[kSlots] = floats(2 * s.num_ops * s.chunk_cells);
+  bytes[kSlots] = floats(s.fused ? 0 : 2 * s.num_ops * s.chunk_cells);
   bytes[kStateGradients] = floats(2 * s.state_size);
   bytes[kPatchGradients] = floats(9 * s.channels * s.cells);
   bytes[kPartials] = floats(s.num_ops * s.blocks * 4);
@@ -92,6 +94,10 @@ std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const 
   bytes[kTrainResults] = floats(2);
   bytes[kLogitGradients] = floats(gate_floats);
   bytes[kLogitNoise] = floats(gate_floats);
+  bytes[kFusedOps] = floats(s.fused ? f.forward_ops.size() : 0);
+  bytes[kFusedBackwardOps] = floats(s.fused ? f.backward_ops.size() : 0);
+  bytes[kFusedGather] = floats(s.fused ? f.gather.size() : 0);
+  bytes[kFusedInfo] = floats(s.fused ? f.info.size() : 0);
   return bytes;
 }
 

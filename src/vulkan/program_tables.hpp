@@ -39,10 +39,14 @@ struct PlanShape {
   uint64_t steps = 0, state_size = 0, cells = 0, plane = 0, channels = 0;
   bool async = false;
   uint64_t chunk_cells = 0, blocks = 0, loss_groups = 0;
+  // The fused step kernels run it (no gradient slots in device memory; the fused tables bound).
+  bool fused = false;
 };
+
+struct FusedTables;
 
 // Bytes of every binding's buffer (at least 16), indexed by Binding.
 std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& tables,
-                                                  const PlanShape& shape);
+                                                  const FusedTables& fused, const PlanShape& shape);
 
 }  // namespace dlca::vulkan_layout

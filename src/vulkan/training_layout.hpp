@@ -40,6 +40,10 @@ enum Binding : uint32_t {
   kTrainResults,
   kLogitGradients,
   kLogitNoise,
+  kFusedOps,
+  kFusedBackwardOps,
+  kFusedGather,
+  kFusedInfo,
   kBindingCount
 };
 
@@ -78,6 +82,10 @@ inline constexpr BindingName kBindingNames[kBindingCount] = {
     {kTrainResults, "TrainResults", "train results"},
     {kLogitGradients, "LogitGradients", "logit gradients"},
     {kLogitNoise, "LogitNoise", "logit noise"},
+    {kFusedOps, "FusedOps", "fused ops"},
+    {kFusedBackwardOps, "FusedBackwardOps", "fused backward ops"},
+    {kFusedGather, "FusedGather", "fused gathers"},
+    {kFusedInfo, "FusedInfo", "fused info"},
 };
 constexpr bool bindings_in_order() {
   for (uint32_t b = 0; b < kBindingCount; ++b)

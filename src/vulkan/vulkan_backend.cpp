@@ -17,6 +17,7 @@
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/grid.hpp"
 #include "dlca/core/ops.hpp"
+#include "vulkan/fused_tables.hpp"
 #include "vulkan/program_tables.hpp"
 #include "vulkan/recorder.hpp"
 #include "vulkan/training_layout.hpp"
@@ -26,6 +27,9 @@
 #include "adamw.spv.h"
 #include "backward_level.spv.h"
 #include "forward_level.spv.h"
+#include "fused_backward.spv.h"
+#include "fused_forward.spv.h"
+#include "fused_hard.spv.h"
 #include "gate_coefficients.spv.h"
 #include "gather_patches.spv.h"
 #include "hard_gather.spv.h"
@@ -52,6 +56,10 @@ using namespace vulkan_layout;
 // dispatches (measured on an H100, 32 x 64x64 checkerboard: 334 ms per epoch with 1 GiB chunks,
 // 418 ms with 256 MiB, 1253 ms with 32 MiB). Also at most 1/8 of the device's memory.
 constexpr uint64_t kDefaultChunkBytes = uint64_t(1) << 30;
+// Fused kernels: cells (or words) per tile at most, and workgroups of the backward kernel at most
+// (each owns a column of the per-op partial sums, so they bound that buffer).
+constexpr uint32_t kMaxTile = 64;
+constexpr uint32_t kMaxFusedBackwardGroups = 512;
 
 enum Pipeline {
   kGather,
@@ -72,10 +80,19 @@ enum Pipeline {
   kPerceptionBackward,
   kPipelineCount
 };
+// The fused step kernels' pipelines, made per plan (their tile sizes are specialization constants).
+enum FusedPipeline { kFusedForward, kFusedHard, kFusedBackward, kFusedPipelineCount };
 
 std::string version_string(uint32_t v) {
   return fmt::format("{}.{}.{}", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
                      VK_API_VERSION_PATCH(v));
+}
+
+// DLCA_VULKAN_FUSED=0 in the environment runs the level-by-level path (for comparisons).
+VulkanBackendOptions with_environment(VulkanBackendOptions o) {
+  const char* fused = std::getenv("DLCA_VULKAN_FUSED");
+  if (fused && std::string(fused) == "0") o.fused = false;
+  return o;
 }
 
 uint32_t groups_for(uint64_t items) { return uint32_t((items + kGroupSize - 1) / kGroupSize); }
@@ -124,6 +141,12 @@ struct VulkanBackend::Impl {
   size_t perception_levels = 0;   // levels[0, perception_levels) are the perception network's
   uint32_t perception_trees = 0;  // kernels x channels: one fused perception workgroup row each
   std::array<vk::Buffer, kBindingCount> buffers;
+  // The fused path (when the plan's tiles fit the device's shared memory): pipelines, tile sizes
+  // (cells; words for the hard rollout) and workgroups per dispatch.
+  bool fused = false;
+  std::array<VkPipeline, kFusedPipelineCount> fused_pipelines{};
+  uint32_t forward_tile = 0, hard_tile = 0, backward_tile = 0;
+  uint32_t forward_groups = 0, hard_groups = 0, backward_groups = 0;
   vk::Buffer staging;
   StagingLayout layout{};
   std::map<int, VkCommandBuffer> commands;  // by request flags
@@ -131,7 +154,7 @@ struct VulkanBackend::Impl {
   std::map<int, std::vector<std::string>> phase_names;
 
   Impl(VulkanBackendOptions o)
-      : options(o),
+      : options(with_environment(o)),
         instance(o.validation),
         device(instance, o.device, kBindingCount, sizeof(Push)) {
     const std::array<std::pair<const uint32_t*, size_t>, kPipelineCount> code = {{
@@ -165,7 +188,24 @@ struct VulkanBackend::Impl {
   ~Impl() {
     vkDeviceWaitIdle(device.handle());
     free_commands();
+    free_fused_pipelines();
     if (queries) vkDestroyQueryPool(device.handle(), queries, nullptr);
+  }
+
+  void free_fused_pipelines() {
+    for (VkPipeline& p : fused_pipelines) {
+      device.destroy_pipeline(p);
+      p = VK_NULL_HANDLE;
+    }
+    fused = false;
+  }
+  // Chooses the fused path when the options allow it and a tile of one cell (word) fits the
+  // shared memory; makes its pipelines and fills the tile sizes. `chunk_cells` is the largest
+  // chunk.
+  void plan_fused(const FusedTables& tables, uint32_t chunk_cells);
+  uint64_t shared_bytes() const {
+    const uint64_t device_max = device.limits().maxComputeSharedMemorySize;
+    return options.max_shared_bytes ? std::min(options.max_shared_bytes, device_max) : device_max;
   }
 
   void free_commands() {
@@ -224,6 +264,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
                                      const GridGeometry& geo) {
   vkDeviceWaitIdle(device.handle());
   free_commands();
+  free_fused_pipelines();
   key.reset();
   const ExperimentConfig& cfg = model.config;
   num_gates = model.num_gates();
@@ -234,6 +275,10 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   const int C = cfg.channels;
 
   ProgramTables tables = make_program_tables(prog, model);
+  const FusedTables fused_tables = make_fused_tables(prog, tables);
+  const bool may_fuse =
+      options.fused && fused_tile(std::max(fused_tables.forward_slots, fused_tables.backward_slots),
+                                  shared_bytes(), kMaxTile) > 0;
   levels = tables.levels;
   perception_levels = tables.perception_levels;
   perception_trees = tables.perception_trees;
@@ -241,7 +286,9 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   // Chunks of cells: activations and slots of a chunk within one binding, blocks within one
   // dispatch dimension.
   const uint64_t binding = max_binding();
-  const uint64_t per_cell = uint64_t(std::max<uint32_t>(prog.num_rows, 2 * num_ops)) * 4;
+  // Fused: a chunk's activations only (the gradients stay in shared memory).
+  const uint64_t per_cell =
+      uint64_t(may_fuse ? prog.num_rows : std::max<uint32_t>(prog.num_rows, 2 * num_ops)) * 4;
   uint64_t fit = std::min<uint64_t>(
                      binding, options.chunk_bytes ? options.chunk_bytes : default_chunk_bytes()) /
                  per_cell;
@@ -256,20 +303,22 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   chunks = (cells + chunk_cells - 1) / chunk_cells;
   blocks = groups_for(chunk_cells);
   loss_groups = groups_for(cells);
+  if (may_fuse) plan_fused(fused_tables, chunk_cells);
 
-  const std::array<uint64_t, kBindingCount> sizes =
-      binding_bytes(tables, {.num_gates = uint64_t(num_gates),
-                             .num_ops = uint64_t(num_ops),
-                             .num_rows = prog.num_rows,
-                             .steps = uint64_t(steps),
-                             .state_size = state_size,
-                             .cells = cells,
-                             .plane = uint64_t(geo.plane()),
-                             .channels = uint64_t(C),
-                             .async = cfg.async,
-                             .chunk_cells = chunk_cells,
-                             .blocks = blocks,
-                             .loss_groups = loss_groups});
+  const std::array<uint64_t, kBindingCount> sizes = binding_bytes(tables, fused_tables,
+                                                                  {.num_gates = uint64_t(num_gates),
+                                                                   .num_ops = uint64_t(num_ops),
+                                                                   .num_rows = prog.num_rows,
+                                                                   .steps = uint64_t(steps),
+                                                                   .state_size = state_size,
+                                                                   .cells = cells,
+                                                                   .plane = uint64_t(geo.plane()),
+                                                                   .channels = uint64_t(C),
+                                                                   .async = cfg.async,
+                                                                   .chunk_cells = chunk_cells,
+                                                                   .blocks = blocks,
+                                                                   .loss_groups = loss_groups,
+                                                                   .fused = fused});
   for (uint32_t b = 0; b < kBindingCount; ++b) {
     if (sizes[b] > binding)
       throw vk::VulkanError(fmt::format(
@@ -315,7 +364,39 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   upload_vector(kGateOps, tables.gate_ops);
   upload_vector(kProgramInfo, tables.program_info);
   upload_vector(kOpTable, kOpCoefficients);
+  if (fused) {
+    upload_vector(kFusedOps, fused_tables.forward_ops);
+    upload_vector(kFusedBackwardOps, fused_tables.backward_ops);
+    upload_vector(kFusedGather, fused_tables.gather);
+    upload_vector(kFusedInfo, fused_tables.info);
+  }
   key = std::move(new_key);
+}
+
+void VulkanBackend::Impl::plan_fused(const FusedTables& tables, uint32_t largest_chunk) {
+  const uint64_t shared = shared_bytes();
+  forward_tile = fused_tile(tables.forward_slots, shared, kMaxTile);
+  hard_tile = forward_tile;  // words: 32 cells each
+  backward_tile =
+      fused_tile(std::max(tables.forward_slots, tables.backward_slots), shared, kMaxTile);
+  const auto tiles = [](uint64_t items, uint32_t tile) { return (items + tile - 1) / tile; };
+  const uint64_t limit = max_groups();
+  forward_groups = uint32_t(std::min<uint64_t>(tiles(largest_chunk, forward_tile), limit));
+  hard_groups = uint32_t(std::min<uint64_t>(tiles((largest_chunk + 31) / 32, hard_tile), limit));
+  backward_groups = uint32_t(std::min<uint64_t>(
+      {tiles(largest_chunk, backward_tile), limit, uint64_t(kMaxFusedBackwardGroups)}));
+  blocks = backward_groups;  // the partial sums' columns: one per backward workgroup
+  const auto make = [&](const uint32_t* code, size_t bytes, uint32_t tile, uint32_t slots) {
+    return device.create_pipeline(code, bytes, {tile, tile * std::max(slots, 1u)});
+  };
+  fused_pipelines[kFusedForward] =
+      make(fused_forward_spv, sizeof(fused_forward_spv), forward_tile, tables.forward_slots);
+  fused_pipelines[kFusedHard] =
+      make(fused_hard_spv, sizeof(fused_hard_spv), hard_tile, tables.forward_slots);
+  fused_pipelines[kFusedBackward] =
+      make(fused_backward_spv, sizeof(fused_backward_spv), backward_tile,
+           std::max(tables.forward_slots, tables.backward_slots));
+  fused = true;
 }
 
 namespace {
@@ -397,12 +478,20 @@ void VulkanBackend::Impl::record_rollout(vk::Recorder& r, bool hard) {
       if (hard) {
         push.state_in = s == 0 ? 0u : hard_base + uint32_t((s - 1) % 2) * S;
         push.state_out = hard_base + uint32_t(s % 2) * S;
+        if (fused) {
+          r.grid(fused_pipelines[kFusedHard], push, hard_groups, 1);
+          continue;
+        }
         r.pass(pipelines[kHardGather], push, uint64_t(9) * C * ((push.cell_count + 31) / 32));
         for (const auto& l : levels) r.level(pipelines[kHardLevel], push, l, 32 * kHardLevelGroup);
         r.pass(pipelines[kHardWrite], push, uint64_t(C) * push.cell_count);
       } else {
         push.state_in = uint32_t(s) * S;
         push.state_out = uint32_t(s + 1) * S;
+        if (fused) {
+          r.grid(fused_pipelines[kFusedForward], push, forward_groups, 1);
+          continue;
+        }
         record_forward_chunk(r, push);
         r.pass(pipelines[kWrite], push, uint64_t(C) * push.cell_count);
       }
@@ -428,6 +517,10 @@ void VulkanBackend::Impl::record_backward(vk::Recorder& r) {
       push.step = step_flag(s);
       push.state_in = uint32_t(s) * S;
       push.d_out = d_out;
+      if (fused) {
+        r.grid(fused_pipelines[kFusedBackward], push, backward_groups, 1);
+        continue;
+      }
       record_forward_chunk(r, push);
       for (size_t l = levels.size(); l-- > (fuse_perception() ? perception_levels : 0);)
         r.level(pipelines[kBackward], push, levels[l], kGroupSize);
@@ -557,6 +650,8 @@ void VulkanBackend::Impl::submit(int flags) {
   profile.dispatches = dispatch_counts[flags];
   profile.submits = 1;
   profile.chunks = int(chunks);
+  profile.fused = fused;
+  profile.tile_cells = fused ? int(backward_tile) : 0;
   profile.phase_ms.clear();
   if (!(flags & kProfile)) return;
   const auto& names = phase_names[flags];

@@ -408,6 +408,13 @@ VkPipeline Device::create_pipeline(const uint32_t* spirv, size_t bytes,
   return pipeline;
 }
 
+void Device::destroy_pipeline(VkPipeline pipeline) {
+  const auto found = std::find(pipelines_.begin(), pipelines_.end(), pipeline);
+  if (pipeline == VK_NULL_HANDLE || found == pipelines_.end()) return;
+  vkDestroyPipeline(device_, pipeline, nullptr);
+  pipelines_.erase(found);
+}
+
 void Device::bind(uint32_t binding, const Buffer& buffer) {
   VkDescriptorBufferInfo info{buffer.buffer, 0, VK_WHOLE_SIZE};
   auto write = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);

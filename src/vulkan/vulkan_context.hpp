@@ -108,6 +108,8 @@ class Device {
   // `constants`: specialization constants with ids 0, 1, ...
   VkPipeline create_pipeline(const uint32_t* spirv, size_t bytes,
                              const std::vector<uint32_t>& constants = {});
+  // Destroys a pipeline create_pipeline made before the device goes (no-op for null).
+  void destroy_pipeline(VkPipeline pipeline);
   // Points binding `binding` of the descriptor set at the whole buffer.
   void bind(uint32_t binding, const Buffer& buffer);
   // Submits and waits.

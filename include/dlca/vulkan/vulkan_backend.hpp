@@ -44,12 +44,21 @@ struct VulkanBackendOptions {
   // device's memory). Smaller chunks
   // keep a level's rows in the GPU's cache but need more dispatches.
   uint64_t chunk_bytes = 0;
+  // Run each step as one dispatch per chunk (shaders/fused_*.comp: a tile of cells per workgroup,
+  // its rows in shared memory) where the program's tiles fit; false: one dispatch per level of
+  // gates (the fallback, also taken when a tile does not fit).
+  bool fused = true;
+  // Shared memory per workgroup at most, lower than the device's to exercise the fallback and
+  // small tiles in tests; 0 keeps the device's.
+  uint64_t max_shared_bytes = 0;
 };
 
 // Where the time of the last rollout went: counts of the recorded work and GPU milliseconds per
 // phase (when the device has timestamps and profiling is on).
 struct VulkanProfile {
   int dispatches = 0, submits = 0, chunks = 0;
+  bool fused = false;  // the fused step kernels ran (else the level-by-level path)
+  int tile_cells = 0;  // cells per tile of the fused backward kernel
   std::vector<std::pair<std::string, double>> phase_ms;
 };
 
