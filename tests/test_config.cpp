@@ -114,6 +114,40 @@ TEST_CASE("a recipe gives starts, stop_when_solved and repair unless the file se
   CHECK_FALSE(c.repair);
 }
 
+TEST_CASE("robust's schedule for targets grown from a fixed start, relative to the epochs") {
+  ExperimentConfig c = checkerboard_sync_config();
+  c.epochs = 3000;
+  c.recipe = Recipe::kRobust;
+  const ExperimentConfig g = with_recipe_schedule(c, true);
+  CHECK(g.noise == 0.1f);
+  CHECK(g.noise_start == 1500);
+  CHECK(g.noise_end == 2600);
+  CHECK(g.sharpen_to == 0.05f);
+  CHECK(g.sharpen_start == 1500);
+  CHECK(g.sharpen_end == 3000);
+  CHECK(g.starts == c.starts);
+  c.epochs = 3500;
+  CHECK(with_recipe_schedule(c, true).noise_end == 3033);
+  for (int epochs : {1, 2, 3, 7}) {  // a valid schedule for any run length
+    c.epochs = epochs;
+    CHECK_NOTHROW(validate(with_recipe_schedule(c, true)));
+  }
+  // Unchanged: not grown from a fixed start, the paper recipe, or noise or sharpening given.
+  const auto unchanged = [](const ExperimentConfig& x, bool fixed_start) {
+    return config_to_json(with_recipe_schedule(x, fixed_start)) == config_to_json(x);
+  };
+  CHECK(unchanged(c, false));
+  ExperimentConfig own = c;
+  own.sharpen_to = 0.2f;
+  CHECK(unchanged(own, true));
+  own = c;
+  own.noise = 0.3f;
+  CHECK(unchanged(own, true));
+  own = c;
+  own.recipe = Recipe::kPaper;
+  CHECK(unchanged(own, true));
+}
+
 TEST_CASE("configurations round-trip through JSON; unknown keys and wrong types are named") {
   const ExperimentConfig c = checkerboard_sync_config();
   const ExperimentConfig back = config_from_json(config_to_json(c));

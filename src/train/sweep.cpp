@@ -301,9 +301,11 @@ size_t Sweep::finished_count() const {
 std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   BackendChoice choice;  // the CPU: sweeps compare runs, which depend only on seed and options
   choice.cpu.threads = threads;
-  const PreparedTraining prepared = prepare_training(
-      run.config, [&](const ExperimentConfig& c) { return make_task(experiment_.task, c); }, choice,
-      nullptr, "", 0);
+  const MakeTask task_of = [&](const ExperimentConfig& c) {
+    return make_task(experiment_.task, c);
+  };
+  const PreparedTraining prepared =
+      prepare_training(resolve_recipe(run.config, task_of), task_of, choice, nullptr, "", 0);
   TrainingRunOptions run_options;
   run_options.epochs = run.config.epochs;
   run_options.quiet = true;

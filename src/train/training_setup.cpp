@@ -85,6 +85,12 @@ std::vector<Trainer*> PreparedTraining::trainers() const {
   return all;
 }
 
+ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& make_task) {
+  if (config.recipe != Recipe::kRobust) return config;
+  validate(config);  // before a task builds its data for an impossible grid
+  return with_recipe_schedule(config, make_task(config)->describe().kind == TaskKind::kImage);
+}
+
 PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask& make_task,
                                   const BackendChoice& choice, ModelFile* resumed,
                                   const std::string& resume_path, uint64_t max_memory) {

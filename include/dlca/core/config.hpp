@@ -36,6 +36,7 @@ struct RecipeDefaults {
   bool repair = false;
 };
 RecipeDefaults recipe_defaults(Recipe recipe);
+
 inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "repair"};
 
 // Thrown for an impossible configuration; what() starts with the offending field's name.
@@ -102,6 +103,13 @@ double forward_temperature(const ExperimentConfig& config, int64_t epoch);
 // The scale of the logit noise at an epoch: 0 before noise_start, from noise_end on (when it is
 // above 0) or when off.
 float noise_scale(const ExperimentConfig& config, int64_t epoch);
+
+// robust's schedule for a target grown from one fixed start (an image such as the colored G or the
+// lizard), relative to the run's epochs E: Gumbel logit noise of scale 0.1 from E/2 to 13E/15,
+// and forward-only sharpening from 1 at E/2 to 0.05 at E (README, "Training recipes"). Applied
+// only when the configuration has no noise and no sharpening of its own; any other configuration
+// comes back unchanged.
+ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_fixed_start);
 
 // Throws ConfigError("field: reason") for the first problem found.
 void validate(const ExperimentConfig& config);

@@ -27,6 +27,11 @@ struct PreparedTraining {
 void check_resume(const ModelFile& checkpoint, const std::string& path,
                   const ExperimentConfig& config);
 
+// The configuration with its recipe's schedule resolved for the task (with_recipe_schedule:
+// robust's noise and sharpening for a target grown from a fixed start, an image task). Every
+// training entry point calls it once the configuration is final, before prepare_training.
+ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& make_task);
+
 // Validates the configuration and the checkpoint (check_resume) first.
 // `choice.cpu` is every candidate's CPU backend (its threads split between candidates);
 // `resumed`/`resume_path`: a checkpoint to continue (make_candidates checks it fits the run);
