@@ -88,7 +88,8 @@ struct TrainingCli {
              config.repair = defaults.repair;
            },
            "paper: the notebook's recipe, bit for bit; robust: 4 starts, stop at the first "
-           "epoch with hard loss 0 and keep those parameters, repair an unsolved circuit "
+           "epoch with hard loss 0 and keep those parameters, repair an unsolved circuit, and "
+           "for an image target noise and sharpening over the second half of the epochs "
            "(README, \"Training recipes\")")
         ->check(CLI::IsMember({"paper", "robust"}));
     app.add_option("--starts", config.starts,

@@ -200,9 +200,9 @@ struct VulkanBackend::Impl {
     fused = false;
   }
   // Chooses the fused path when the options allow it and a tile of one cell (word) fits the
-  // shared memory; makes its pipelines and fills the tile sizes. `chunk_cells` is the largest
-  // chunk.
-  void plan_fused(const FusedTables& tables, uint32_t chunk_cells);
+  // shared memory; makes its pipelines and fills the tile sizes. The rollouts' dispatches cover
+  // every cell; the backward's, `largest_chunk` cells (its activations are kept per chunk).
+  void plan_fused(const FusedTables& tables, uint32_t largest_chunk);
   uint64_t shared_bytes() const {
     const uint64_t device_max = device.limits().maxComputeSharedMemorySize;
     return options.max_shared_bytes ? std::min(options.max_shared_bytes, device_max) : device_max;
@@ -255,6 +255,7 @@ struct VulkanBackend::Impl {
   void record_forward_chunk(vk::Recorder& r, const Push& push);
   Push base_push() const;                            // the plan's constants
   Push chunk_push(Push push, uint32_t chunk) const;  // and a chunk's cells
+  Push whole_batch_push() const;                     // and every cell
   uint32_t step_flag(int step) const;                // `step` of a push: kSync when synchronous
   // The perception trees in one dispatch (y: kernel x channel) when they fit its y dimension.
   bool fuse_perception() const { return perception_trees <= max_groups(); }
@@ -381,8 +382,8 @@ void VulkanBackend::Impl::plan_fused(const FusedTables& tables, uint32_t largest
       fused_tile(std::max(tables.forward_slots, tables.backward_slots), shared, kMaxTile);
   const auto tiles = [](uint64_t items, uint32_t tile) { return (items + tile - 1) / tile; };
   const uint64_t limit = max_groups();
-  forward_groups = uint32_t(std::min<uint64_t>(tiles(largest_chunk, forward_tile), limit));
-  hard_groups = uint32_t(std::min<uint64_t>(tiles((largest_chunk + 31) / 32, hard_tile), limit));
+  forward_groups = uint32_t(std::min<uint64_t>(tiles(cells, forward_tile), limit));  // all cells
+  hard_groups = uint32_t(std::min<uint64_t>(tiles((cells + 31) / 32, hard_tile), limit));
   backward_groups = uint32_t(std::min<uint64_t>(
       {tiles(largest_chunk, backward_tile), limit, uint64_t(kMaxFusedBackwardGroups)}));
   blocks = backward_groups;  // the partial sums' columns: one per backward workgroup
@@ -417,6 +418,12 @@ Push VulkanBackend::Impl::base_push() const {
   base.num_gates = uint32_t(num_gates);
   base.word_stride = (chunk_cells + 31) / 32;
   return base;
+}
+
+Push VulkanBackend::Impl::whole_batch_push() const {
+  Push push = base_push();
+  push.cell_count = cells;
+  return push;
 }
 
 Push VulkanBackend::Impl::chunk_push(Push push, uint32_t chunk) const {
@@ -470,9 +477,12 @@ void VulkanBackend::Impl::record_forward_chunk(vk::Recorder& r, const Push& push
 void VulkanBackend::Impl::record_rollout(vk::Recorder& r, bool hard) {
   const uint32_t S = uint32_t(state_size), C = uint32_t(key->channels);
   const uint32_t hard_base = uint32_t(steps + 1) * S;
+  // Fused, the rollouts keep no activations in device memory: one dispatch per step covers every
+  // cell, whatever the chunks.
+  const uint32_t rollout_chunks = fused ? 1 : chunks;
   for (int s = 0; s < steps; ++s)
-    for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
-      Push push = chunk_push(base_push(), chunk);
+    for (uint32_t chunk = 0; chunk < rollout_chunks; ++chunk) {
+      Push push = fused ? whole_batch_push() : chunk_push(base_push(), chunk);
       push.hard = hard;
       push.step = step_flag(s);
       if (hard) {
