@@ -70,8 +70,8 @@ recipes) # --set recipe=paper,robust: robust runs 4 starts; the same table at --
   echo "sweep recipes ok"
   ;;
 resume) # SIGINT after some runs finished, then the same command again: the same table
-  "$sweep" "${args[@]}" --epochs 40 --threads 1 --out whole >/dev/null || fail "whole sweep: exit $?"
-  "$sweep" "${args[@]}" --epochs 40 --threads 1 --out cut >first.txt 2>&1 &
+  "$sweep" "${args[@]}" --epochs 200 --threads 1 --out whole >/dev/null || fail "whole sweep: exit $?"
+  "$sweep" "${args[@]}" --epochs 200 --threads 1 --out cut >first.txt 2>&1 &
   pid=$!
   for _ in $(seq 1 400); do
     [ "$(ls cut/runs 2>/dev/null | wc -l)" -ge 2 ] && break
@@ -84,7 +84,7 @@ resume) # SIGINT after some runs finished, then the same command again: the same
   done_before=$(ls cut/runs | wc -l)
   [ "$done_before" -ge 2 ] && [ "$done_before" -lt 8 ] || fail "$done_before runs finished before the interrupt"
   grep -q "interrupted with $done_before of 8 runs finished" first.txt || fail "$(cat first.txt)"
-  "$sweep" "${args[@]}" --epochs 40 --threads 1 --out cut >second.txt || fail "resumed: exit $?"
+  "$sweep" "${args[@]}" --epochs 200 --threads 1 --out cut >second.txt || fail "resumed: exit $?"
   grep -q "8 runs, $done_before finished before" second.txt || fail "resumed: $(cat second.txt)"
   [ "$(grep -c 'not solved' second.txt)" = $((8 - done_before)) ] || fail "resumed trained again: $(cat second.txt)"
   same_sweep whole cut
