@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(cmake g++ make pkg-config libhwy-dev libtbb-dev doctest-dev libcli11-dev nlohmann-json3-dev
   libfmt-dev libstb-dev libgif-dev zlib1g-dev gcc iverilog
-  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslang-tools
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslang-tools glslang-dev
   openmpi-bin libopenmpi-dev
   python3 python3-dev python3-numpy pybind11-dev python3-pybind11
   chromium python3-pil)

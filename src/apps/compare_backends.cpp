@@ -1,15 +1,18 @@
-// compare_backends: trains the same configuration, seed and epoch count on the CPU backend and on
-// a Vulkan device, and prints a table: ms per epoch on each, the speedup, the largest soft-loss
-// difference over the run, whether the hard losses agree, and the largest parameter difference at
-// the end. --sweep covers the paper's checkerboard and lizard and scaled-up workloads.
+// compare_backends: trains the same configuration, seed and epoch count on the CPU backend (all of
+// the host's cores unless --threads says otherwise) and on a Vulkan device, and prints a table:
+// ms per epoch on each, the speedup, the largest soft-loss difference over the run, whether the
+// hard losses agree, the largest parameter difference at the end, and the device's dispatches per
+// epoch. --sweep covers the paper's checkerboard and lizard and scaled-up workloads.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 #include "tools.hpp"
 
 #include <fmt/format.h>
+#include <tbb/info.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
@@ -96,7 +99,7 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
       ->transform(dlca::cli::positive_integer());
   app.add_option("--size", size, "override the grid size (square)")
       ->transform(dlca::cli::positive_integer());
-  app.add_option("--threads", threads, "CPU threads (0 = all cores)")
+  app.add_option("--threads", threads, "CPU threads (0 = all of the host's cores)")
       ->capture_default_str()
       ->transform(dlca::cli::non_negative_integer());
   app.add_option("--device", device, "Vulkan device index (see dlca_devices)")
@@ -154,20 +157,30 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
         std::fprintf(stderr, "%s: Vulkan device %d: %s\n", program, device, e.what());
         return 1;
       }
-    fmt::print("cpu: {}\nvulkan: {}\nepochs per run: {} (ms/epoch: median after the first)\n\n",
-               cpu.name(), vulkan ? vulkan->name() : "(not run)", epochs);
-    const std::string header =
-        fmt::format("{:<24} {:>10} {:>10} {:>8} {:>14} {:>12} {:>12}", "workload", "cpu_ms",
-                    "vulkan_ms", "speedup", "max_soft_diff", "hard_agree", "max_param_diff");
+    // The machines being compared: the host's cores and SIMD target, the device's name.
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const int cpu_threads = threads > 0 ? threads : tbb::info::default_concurrency();
+    fmt::print(
+        "host: {} cores, SIMD target {}; cpu side on {} thread{}\nvulkan: {}\nepochs per run: {} "
+        "(ms/epoch: median after the first)\n\n",
+        cores, cpu.name(), cpu_threads, cpu_threads == 1 ? "" : "s",
+        vulkan ? vulkan->name() : "(not run)", epochs);
+    const std::string header = fmt::format(
+        "{:<24} {:>10} {:>10} {:>8} {:>14} {:>12} {:>14} {:>10}", "workload", "cpu_ms", "vulkan_ms",
+        "speedup", "max_soft_diff", "hard_agree", "max_param_diff", "dispatches");
     fmt::print("{}\n", header);
     std::string csv =
         "workload,cpu_ms,vulkan_ms,speedup,max_soft_diff,hard_agree_epochs,epochs,"
-        "max_param_diff\n";
+        "max_param_diff,dispatches_per_epoch,cpu_threads,host_cores\n";
+    const std::string machine = fmt::format("{},{}", cpu_threads, cores);
     for (const Workload& w : workloads) {
       if (vulkan_only) {
         const Run b = train(w, *vulkan, epochs, "vulkan");
-        fmt::print("{:<24} {:>10} {:>10.2f}\n", w.label, "", b.median_ms);
-        csv += fmt::format("{},,{:.3f},,,,{},\n", w.label, b.median_ms, epochs);
+        const int dispatches = vulkan->profile().dispatches;
+        fmt::print("{:<24} {:>10} {:>10.2f} {:>8} {:>14} {:>12} {:>14} {:>10}\n", w.label, "",
+                   b.median_ms, "", "", "", "", dispatches);
+        csv += fmt::format("{},,{:.3f},,,,{},,{},{}\n", w.label, b.median_ms, epochs, dispatches,
+                           machine);
         if (profile) fmt::print("  {}", dlca::describe_profile(vulkan->profile()));
         std::fflush(stdout);
         continue;
@@ -175,7 +188,7 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
       const Run a = train(w, cpu, epochs, "cpu");
       if (!vulkan) {
         fmt::print("{:<24} {:>10.2f}\n", w.label, a.median_ms);
-        csv += fmt::format("{},{:.3f},,,,,{},\n", w.label, a.median_ms, epochs);
+        csv += fmt::format("{},{:.3f},,,,,{},,,{}\n", w.label, a.median_ms, epochs, machine);
         std::fflush(stdout);
         continue;
       }
@@ -189,11 +202,13 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
       for (size_t i = 0; i < a.logits.size(); ++i)
         param_diff = std::max(param_diff, double(std::abs(a.logits[i] - b.logits[i])));
       const double speedup = a.median_ms / b.median_ms;
-      fmt::print("{:<24} {:>10.2f} {:>10.2f} {:>7.2f}x {:>14.3g} {:>12} {:>12.3g}\n", w.label,
-                 a.median_ms, b.median_ms, speedup, soft_diff,
-                 fmt::format("{}/{}", hard_agree, epochs), param_diff);
-      csv += fmt::format("{},{:.3f},{:.3f},{:.3f},{:.6g},{},{},{:.6g}\n", w.label, a.median_ms,
-                         b.median_ms, speedup, soft_diff, hard_agree, epochs, param_diff);
+      const int dispatches = vulkan->profile().dispatches;
+      fmt::print("{:<24} {:>10.2f} {:>10.2f} {:>7.2f}x {:>14.3g} {:>12} {:>14.3g} {:>10}\n",
+                 w.label, a.median_ms, b.median_ms, speedup, soft_diff,
+                 fmt::format("{}/{}", hard_agree, epochs), param_diff, dispatches);
+      csv += fmt::format("{},{:.3f},{:.3f},{:.3f},{:.6g},{},{},{:.6g},{},{}\n", w.label,
+                         a.median_ms, b.median_ms, speedup, soft_diff, hard_agree, epochs,
+                         param_diff, dispatches, machine);
       if (profile) fmt::print("  {}", dlca::describe_profile(vulkan->profile()));
       std::fflush(stdout);
     }

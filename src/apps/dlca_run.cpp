@@ -143,8 +143,16 @@ int simulate(const Options& o) {
   if (!where.note.empty() && !o.quiet)
     std::fprintf(stderr, "%s: %s\n", o.program, where.note.c_str());
   if (where.device >= 0) {
+    const GridShader shader = o.engine == "compiled"      ? GridShader::kGenerated
+                              : o.engine == "interpreted" ? GridShader::kInterpreted
+                                                          : GridShader::kAuto;
     try {
-      grid = std::make_unique<VulkanGrid>(circuit, height, width, periodic, where.device);
+      auto device_grid = std::make_unique<VulkanGrid>(circuit, height, width, periodic,
+                                                      where.device, false, shader);
+      if (!device_grid->generated_shader() && !device_grid->shader_note().empty() && !o.quiet)
+        std::fprintf(stderr, "%s: %s; the device interprets the circuit\n", o.program,
+                     device_grid->shader_note().c_str());
+      grid = std::move(device_grid);
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("--backend vulkan: ") + e.what());
     }
@@ -342,7 +350,8 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
   app.add_option("--csv", o.csv_path, "write step,error,alive per step");
   app.add_flag("--time", o.time, "print the wall time per step, excluding start-up");
   app.add_option("--engine", o.engine,
-                 "compiled (the circuit's C, built for this CPU), interpreted, or auto")
+                 "compiled (the circuit's C built for this CPU, or on a device its shader built "
+                 "with glslang), interpreted, or auto (compiled when it builds)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "compiled", "interpreted"}));
   dlca::cli::add_backend_options(app, o.backend, o.device);
@@ -352,11 +361,6 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
                  "more is refused before it starts")
       ->check(CLI::Validator(memory_size_error, "SIZE"));
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
-  if (app.count("--engine") > 0 && o.backend == "vulkan") {
-    std::fprintf(stderr, "%s: --engine: picks the CPU kernel; --backend vulkan runs on a device\n",
-                 program);
-    return dlca::cli::kExitUsage;
-  }
   if (o.model_path.empty() && o.circuit_path.empty()) {
     std::fprintf(stderr, "%s: give --model FILE or --circuit FILE.json\n", program);
     return dlca::cli::kExitUsage;

@@ -58,11 +58,17 @@ std::string signal_name(const Circuit& circuit, uint32_t s, InputName&& input_na
   return s < circuit.num_inputs() ? input_name(s) : fmt::format("g{}", s - circuit.num_inputs());
 }
 
-// One statement per gate, "PREFIX g<i> = EXPR;", over the patch values p<s>: the straight-line body
-// shared by the C and JavaScript exports (~ & | ^ mean the same on their words).
+std::string patch_value_name(uint32_t s) { return fmt::format("p{}", s); }
+
+}  // namespace
+
+std::string statement_signal(const Circuit& circuit, uint32_t s) {
+  return signal_name(circuit, s, patch_value_name);
+}
+
 std::string gate_statements(const Circuit& circuit, const std::string& prefix,
                             const std::string& zero, const std::string& one) {
-  const auto input = [](uint32_t s) { return fmt::format("p{}", s); };
+  const auto input = patch_value_name;
   std::string out;
   for (size_t i = 0; i < circuit.gates.size(); ++i) {
     const CircuitGate& g = circuit.gates[i];
@@ -72,6 +78,8 @@ std::string gate_statements(const Circuit& circuit, const std::string& prefix,
   }
   return out;
 }
+
+namespace {
 
 // How a language writes the loop over words of circuit_to_c and circuit_to_javascript.
 struct WordLoopSyntax {
@@ -96,9 +104,8 @@ std::string word_loop(const Circuit& circuit, const WordLoopSyntax& syntax) {
   for (uint32_t s = 0; s < circuit.num_inputs(); ++s)
     if (used[s]) out += fmt::format("{} p{} = in{}[w];\n", syntax.value, s, s);
   out += gate_statements(circuit, syntax.value, syntax.zero, syntax.one);
-  const auto input = [](uint32_t s) { return fmt::format("p{}", s); };
   for (int c = 0; c < circuit.channels; ++c)
-    out += fmt::format("    out{}[w] = {};\n", c, signal_name(circuit, circuit.outputs[c], input));
+    out += fmt::format("    out{}[w] = {};\n", c, statement_signal(circuit, circuit.outputs[c]));
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -12,6 +13,8 @@
 
 #include "dlca/circuits/bit_rows.hpp"
 #include "dlca/core/random.hpp"
+#include "glsl_compiler.hpp"
+#include "grid_shader_source.hpp"
 #include "vulkan_context.hpp"
 
 // SPIR-V of shaders/grid_*.comp, generated at build time.
@@ -53,8 +56,11 @@ struct VulkanGrid::Impl {
   uint32_t current = 0;  // word offset of the current state (0 or state_words)
   uint32_t num_ops, target_channels = 0;
   vk::Buffer states, ops, outputs, partials, target, mask, staging;
+  bool generated = false;
+  std::string shader_note;
 
-  Impl(const Circuit& circuit, int h, int w, bool wrap, int device_index, bool validation)
+  Impl(const Circuit& circuit, int h, int w, bool wrap, int device_index, bool validation,
+       GridShader shader)
       : instance(validation),
         device(instance, device_index, kGridBindings, sizeof(GridPush), true),
         height(uint32_t(h)),
@@ -90,11 +96,33 @@ struct VulkanGrid::Impl {
                              {kTarget, &target},
                              {kFireMask, &mask}})
       device.bind(b, *buffer);
-    step_pipeline = device.create_pipeline(grid_step_spv, sizeof(grid_step_spv), {prog.num_rows});
+    step_pipeline = create_step_pipeline(circuit, prog.num_rows, shader);
     zero_pipeline = device.create_pipeline(grid_zero_spv, sizeof(grid_zero_spv));
     count_pipeline = device.create_pipeline(grid_count_spv, sizeof(grid_count_spv));
     upload(ops, 0, op_words.data(), op_words.size() * 4);
     upload(outputs, 0, prog.output_rows.data(), prog.output_rows.size() * 4);
+  }
+
+  // The generated step shader when it compiles (and is wanted), else the interpreter.
+  VkPipeline create_step_pipeline(const Circuit& circuit, uint32_t num_rows, GridShader shader) {
+    const char* env = std::getenv("DLCA_VULKAN_GENERATED");
+    if (shader == GridShader::kAuto && env && std::string(env) == "0") {
+      shader = GridShader::kInterpreted;
+      shader_note = "DLCA_VULKAN_GENERATED=0";
+    }
+    if (shader != GridShader::kInterpreted) {
+      try {
+        const std::vector<uint32_t> spirv = compile_compute_shader(grid_step_source(circuit));
+        VkPipeline pipeline = device.create_pipeline(spirv.data(), spirv.size() * 4);
+        generated = true;
+        return pipeline;
+      } catch (const std::exception& e) {
+        if (shader == GridShader::kGenerated)
+          throw vk::VulkanError(std::string("the circuit's shader: ") + e.what());
+        shader_note = e.what();
+      }
+    }
+    return device.create_pipeline(grid_step_spv, sizeof(grid_step_spv), {num_rows});
   }
 
   void upload(const vk::Buffer& to, size_t offset, const void* data, size_t bytes) {
@@ -187,17 +215,22 @@ struct VulkanGrid::Impl {
 };
 
 VulkanGrid::VulkanGrid(const Circuit& circuit, int height, int width, bool periodic, int device,
-                       bool validation) {
+                       bool validation, GridShader shader) {
   try {
-    impl_ = std::make_unique<Impl>(circuit, height, width, periodic, device, validation);
+    impl_ = std::make_unique<Impl>(circuit, height, width, periodic, device, validation, shader);
   } catch (const vk::VulkanError& e) {
     throw std::runtime_error(std::string("Vulkan: ") + e.what());
   }
 }
 VulkanGrid::~VulkanGrid() = default;
 
-std::string VulkanGrid::name() const { return "vulkan (" + impl_->device.name() + ")"; }
+std::string VulkanGrid::name() const {
+  return "vulkan (" + impl_->device.name() +
+         (impl_->generated ? ", the circuit's shader)" : ", interpreting shader)");
+}
 int VulkanGrid::validation_errors() const { return impl_->instance.validation_errors(); }
+bool VulkanGrid::generated_shader() const { return impl_->generated; }
+const std::string& VulkanGrid::shader_note() const { return impl_->shader_note; }
 
 int VulkanGrid::channels() const { return int(impl_->channels); }
 int VulkanGrid::height() const { return int(impl_->height); }

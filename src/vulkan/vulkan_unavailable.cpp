@@ -43,7 +43,7 @@ int VulkanBackend::validation_errors() const { return 0; }
 const VulkanProfile& VulkanBackend::profile() const { not_built(); }
 
 struct VulkanGrid::Impl {};
-VulkanGrid::VulkanGrid(const Circuit&, int, int, bool, int, bool) { not_built(); }
+VulkanGrid::VulkanGrid(const Circuit&, int, int, bool, int, bool, GridShader) { not_built(); }
 VulkanGrid::~VulkanGrid() = default;
 std::string VulkanGrid::name() const { return "vulkan (not built)"; }
 int VulkanGrid::channels() const { not_built(); }
@@ -59,5 +59,7 @@ void VulkanGrid::set_target_rows(int, const CellRowSource&) { not_built(); }
 uint64_t VulkanGrid::error() { not_built(); }
 void VulkanGrid::read_state_rows(int, const CellRowSink&) { not_built(); }
 int VulkanGrid::validation_errors() const { return 0; }
+bool VulkanGrid::generated_shader() const { not_built(); }
+const std::string& VulkanGrid::shader_note() const { not_built(); }
 
 }  // namespace dlca

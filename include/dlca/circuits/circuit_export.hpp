@@ -19,6 +19,15 @@ std::string circuit_to_c(const Circuit& circuit, const std::string& name);
 // 32 cells a word, with the same patch/next layout as circuit_to_c (the browser page's kernel).
 std::string circuit_to_javascript(const Circuit& circuit);
 
+// The straight-line body of the word-parallel kernels (the C and JavaScript exports, the Vulkan
+// simulator's generated shader), where ~ & | ^ act on whole words: one statement
+// "PREFIX g<i> = EXPR;" per gate, in order, over the patch values p<s> (s < 9C, declared by the
+// caller); `zero` and `one` are the language's all-0 and all-1 words.
+std::string gate_statements(const Circuit& circuit, const std::string& prefix,
+                            const std::string& zero, const std::string& one);
+// The name signal s has in those statements: p<s> for a patch value, g<i> for gate i.
+std::string statement_signal(const Circuit& circuit, uint32_t s);
+
 // Verilog-2001: module NAME_cell (input [9C-1:0] patch, output [C-1:0] next), with patch bit 9c + p
 // as above; and module NAME_grid #(WIDTH, HEIGHT, PERIODIC) (clk, load, init, state) holding a
 // WIDTH x HEIGHT grid, state bit (c * HEIGHT + y) * WIDTH + x, that loads `init` when `load` is

@@ -1,6 +1,8 @@
 // The big-grid simulator on a Vulkan device: the state as bit planes in device memory (32 cells per
-// word), one compute dispatch per step (shaders/grid_step.comp), the same results as the CPU's
-// BitGrid for the same circuit, boundary, seed and damage.
+// word), one compute dispatch per step, the same results as the CPU's BitGrid for the same circuit,
+// boundary, seed and damage. A step runs a shader generated for the circuit (its gates as
+// straight-line word operations, compiled at start-up with the glslang library), or the shader
+// that interprets any circuit's gate list (shaders/grid_step.comp).
 #pragma once
 
 #include <memory>
@@ -9,11 +11,17 @@
 
 namespace dlca {
 
+// Which shader steps the grid. kAuto: the generated one, or the interpreter when it cannot be
+// compiled (shader_note says why; DLCA_VULKAN_GENERATED=0 in the environment picks the
+// interpreter); kGenerated: the generated one or an error; kInterpreted: the interpreter.
+enum class GridShader { kAuto, kGenerated, kInterpreted };
+
 class VulkanGrid : public SimulationGrid {
  public:
-  // Throws std::runtime_error (one line) when no usable device or the grid does not fit.
+  // Throws std::runtime_error (one line) when no usable device, the grid does not fit, or
+  // kGenerated cannot be compiled.
   VulkanGrid(const Circuit& circuit, int height, int width, bool periodic, int device = 0,
-             bool validation = false);
+             bool validation = false, GridShader shader = GridShader::kAuto);
   ~VulkanGrid() override;
   std::string name() const override;
   int channels() const override;
@@ -30,6 +38,9 @@ class VulkanGrid : public SimulationGrid {
   uint64_t error() override;
   void read_state_rows(int k, const CellRowSink& rows) override;
   int validation_errors() const;
+  // Whether steps run the shader generated for the circuit; when not, why not ("" if asked for).
+  bool generated_shader() const;
+  const std::string& shader_note() const;
 
  private:
   struct Impl;
