@@ -6,6 +6,8 @@
 # device's generated shader and its interpreting shader.
 # Usage: bash gpu_tables.sh BIN_DIR OUT_DIR [GOL_CIRCUIT.json [EPOCHS [GRID]]]
 #   BIN_DIR: a build folder, or a gpu_bundle.sh folder (its lib/ goes on LD_LIBRARY_PATH).
+#   WORKLOADS (environment): compare_backends' workload options instead of --sweep, e.g. for a quick
+#   check on lavapipe: WORKLOADS="--config checkerboard_async --size 6".
 set -euo pipefail
 bin=${1:?usage: gpu_tables.sh BIN_DIR OUT_DIR [GOL_CIRCUIT.json [EPOCHS [GRID]]]}
 out=${2:?usage: gpu_tables.sh BIN_DIR OUT_DIR [GOL_CIRCUIT.json [EPOCHS [GRID]]]}
@@ -18,7 +20,8 @@ mkdir -p "$out"
 devices=$(grep -cE '^[0-9]+: ' "$out/devices.txt" || true)
 [ "$devices" -gt 0 ] || { echo "gpu_tables.sh: no Vulkan device" >&2; exit 1; }
 for ((d = 0; d < devices; ++d)); do
-  "$bin/compare_backends" --sweep --epochs "$epochs" --profile --device "$d" \
+  # shellcheck disable=SC2086 # WORKLOADS is a list of options
+  "$bin/compare_backends" ${WORKLOADS:---sweep} --epochs "$epochs" --profile --device "$d" \
     --csv "$out/compare_device$d.csv" | tee "$out/compare_device$d.txt"
 done
 if [ -n "$circuit" ]; then
