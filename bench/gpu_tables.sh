@@ -8,31 +8,52 @@
 #   BIN_DIR: a build folder, or a gpu_bundle.sh folder (its lib/ goes on LD_LIBRARY_PATH).
 #   WORKLOADS (environment): compare_backends' workload options instead of --sweep, e.g. for a quick
 #   check on lavapipe: WORKLOADS="--config checkerboard_async --size 6".
+# Each file appears only once its run has succeeded; the script stops at the first failure.
 set -euo pipefail
-bin=${1:?usage: gpu_tables.sh BIN_DIR OUT_DIR [GOL_CIRCUIT.json [EPOCHS [GRID]]]}
-out=${2:?usage: gpu_tables.sh BIN_DIR OUT_DIR [GOL_CIRCUIT.json [EPOCHS [GRID]]]}
+usage="usage: gpu_tables.sh BIN_DIR OUT_DIR [GOL_CIRCUIT.json [EPOCHS [GRID]]]"
+bin=${1:?$usage}
+out=${2:?$usage}
 circuit=${3:-}
 epochs=${4:-10}
 grid=${5:-8192}
+for p in dlca_devices compare_backends dlca_run; do
+  [ -x "$bin/$p" ] || { echo "gpu_tables.sh: $bin/$p: no such program (build first)" >&2; exit 1; }
+done
 [ -d "$bin/lib" ] && export LD_LIBRARY_PATH="$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 mkdir -p "$out"
-"$bin/dlca_devices" | tee "$out/devices.txt"
+# Runs a command, shows its output, and keeps it as FILE only when it succeeds.
+record() {
+  local file=$1
+  shift
+  "$@" > "$file.tmp" || { cat "$file.tmp"; rm -f "$file.tmp"; return 1; }
+  cat "$file.tmp"
+  mv "$file.tmp" "$file"
+}
+record "$out/devices.txt" "$bin/dlca_devices"
 devices=$(grep -cE '^[0-9]+: ' "$out/devices.txt" || true)
 [ "$devices" -gt 0 ] || { echo "gpu_tables.sh: no Vulkan device" >&2; exit 1; }
+workloads=(--sweep)
+# shellcheck disable=SC2206 # WORKLOADS is a list of options
+[ -n "${WORKLOADS:-}" ] && workloads=($WORKLOADS)
 for ((d = 0; d < devices; ++d)); do
-  # shellcheck disable=SC2086 # WORKLOADS is a list of options
-  "$bin/compare_backends" ${WORKLOADS:---sweep} --epochs "$epochs" --profile --device "$d" \
-    --csv "$out/compare_device$d.csv" | tee "$out/compare_device$d.txt"
+  record "$out/compare_device$d.txt" "$bin/compare_backends" "${workloads[@]}" --epochs "$epochs" \
+    --profile --device "$d" --csv "$out/compare_device$d.csv"
 done
 if [ -n "$circuit" ]; then
   sim=(--circuit "$circuit" --size "$grid" --steps 20 --init random --time --quiet)
-  {
+  # (errexit does not reach into a function run under ||: each run's status is checked.)
+  simulate() {
+    local line
     echo "dlca_run ${sim[*]}"
-    echo "cpu, all cores, compiled C: $("$bin/dlca_run" "${sim[@]}" --backend cpu)"
+    line=$("$bin/dlca_run" "${sim[@]}" --backend cpu --engine compiled) || return 1
+    echo "cpu, all cores, compiled C: $line"
     for ((d = 0; d < devices; ++d)); do
       for engine in compiled interpreted; do
-        echo "device $d, $engine shader: $("$bin/dlca_run" "${sim[@]}" --backend vulkan --device "$d" --engine "$engine")"
+        line=$("$bin/dlca_run" "${sim[@]}" --backend vulkan --device "$d" --engine "$engine") ||
+          return 1
+        echo "device $d, $engine shader: $line"
       done
     done
-  } | tee "$out/simulator.txt"
+  }
+  record "$out/simulator.txt" simulate
 fi

@@ -64,6 +64,9 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.sharpen_to = 1.5f; }), "sharpen_to"));
   CHECK(starts_with(rejection([](auto& c) { c.sharpen_to = std::nanf(""); }), "sharpen_to"));
   CHECK(starts_with(rejection([](auto& c) { c.sharpen_start = -1; }), "sharpen_start"));
+  CHECK(starts_with(rejection([](auto& c) { c.adam_eps = 0; }), "adam_eps"));
+  CHECK(starts_with(rejection([](auto& c) { c.adam_eps = 2; }), "adam_eps"));
+  CHECK(starts_with(rejection([](auto& c) { c.adam_eps = std::nanf(""); }), "adam_eps"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = -0.5f; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = INFINITY; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise_start = -2; }), "noise_start"));
@@ -188,7 +191,10 @@ TEST_CASE(
   c.sharpen_end = 100;  // a step at sharpen_start
   CHECK(forward_temperature(c, 99) == 1.0);
   CHECK(forward_temperature(c, 100) == double(0.01f));
+  c.adam_eps = 1e-12f;
   const ExperimentConfig back = config_from_json(config_to_json(c));
+  CHECK(back.adam_eps == 1e-12f);
+  CHECK(config_from_json(config_to_json(checkerboard_sync_config())).adam_eps == 1e-8f);
   CHECK(back.sharpen_to == c.sharpen_to);
   CHECK(back.sharpen_start == 100);
   CHECK(back.sharpen_end == 100);

@@ -2,6 +2,7 @@
 // bit-identical at 1 and 2 threads.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -41,4 +42,28 @@ TEST_CASE("training is bit-identical at 1 and 2 threads") {
     CHECK(sa.hard_loss == sb.hard_loss);
   }
   CHECK(a.model().logits == b.model().logits);
+}
+
+TEST_CASE("the configuration's AdamW epsilon is the optimiser's") {
+  // The first step from the same parameters and gradient: lr * g / (|g| + eps) per logit, so a
+  // large epsilon shortens every step and a tiny one leaves them whole.
+  ExperimentConfig notebook = testing::small_checkerboard(), large = notebook, tiny = notebook;
+  large.adam_eps = 0.5f;
+  tiny.adam_eps = 1e-20f;
+  CheckerboardTask task(notebook);
+  CpuBackend backend({.threads = 1});
+  const Model start = make_model(notebook);
+  const auto step = [&](const ExperimentConfig& c) {
+    Model m = start;
+    m.config = c;
+    Trainer trainer(std::move(m), task, backend);
+    trainer.run_epoch();
+    double total = 0;  // the summed length of the steps
+    for (size_t i = 0; i < start.logits.size(); ++i)
+      total += std::abs(double(trainer.model().logits[i]) - double(start.logits[i]));
+    return total;
+  };
+  const double with_notebook = step(notebook), with_large = step(large), with_tiny = step(tiny);
+  CHECK(with_large < 0.5 * with_notebook);
+  CHECK(with_tiny >= with_notebook);
 }

@@ -116,6 +116,15 @@ TEST_CASE("The generated grid shader: every op, outputs that are inputs, unused 
       CAPTURE(periodic);
       check_against_bit_grid(circuit, GridShader::kGenerated, 10, 45, periodic, async, 3);
     }
+  // Many channels: the patches are loaded, and the words stored, by loops.
+  Model wide = make_model(testing::small_config(20, 2, 2, 6, 5, 2, 1, true, false));
+  testing::randomize_logits(wide, 41, 3.0f);
+  const Circuit many = prune(wide);
+  REQUIRE(many.channels == 20);
+  const std::string many_source = grid_step_source(many);
+  CHECK(many_source.find("load_patch(read_channels[k], y, w, words[k])") != std::string::npos);
+  CHECK(many_source.find("for (uint c = 0u; c < 20u; ++c) store_word") != std::string::npos);
+  check_against_bit_grid(many, GridShader::kGenerated, 9, 35, true, true, 5);
   CHECK_THROWS_WITH_AS(compile_compute_shader("#version 450\nvoid main() { undeclared = 1; }"),
                        doctest::Contains("glslang: "), std::runtime_error);
 }

@@ -12,6 +12,7 @@
 #include "tools.hpp"
 
 #include <fmt/format.h>
+#include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
@@ -158,12 +159,19 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
         return 1;
       }
     // The machines being compared: the host's cores and SIMD target, the device's name.
+    // The CPU side's threads: what TBB grants (a larger --threads is capped at what it allows).
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const int cpu_threads = threads > 0 ? threads : tbb::info::default_concurrency();
+    const int allowed =
+        int(tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
+    const int cpu_threads =
+        threads > 0 ? std::min(threads, allowed) : tbb::info::default_concurrency();
     fmt::print(
-        "host: {} cores, SIMD target {}; cpu side on {} thread{}\nvulkan: {}\nepochs per run: {} "
-        "(ms/epoch: median after the first)\n\n",
-        cores, cpu.name(), cpu_threads, cpu_threads == 1 ? "" : "s",
+        "host: {} cores, SIMD target {}; {}\nvulkan: {}\nepochs per run: {} (ms/epoch: "
+        "median after the first)\n\n",
+        cores, cpu.name(),
+        vulkan_only
+            ? std::string("cpu side not run")
+            : fmt::format("cpu side on {} thread{}", cpu_threads, cpu_threads == 1 ? "" : "s"),
         vulkan ? vulkan->name() : "(not run)", epochs);
     const std::string header = fmt::format(
         "{:<24} {:>10} {:>10} {:>8} {:>14} {:>12} {:>14} {:>10}", "workload", "cpu_ms", "vulkan_ms",
@@ -172,7 +180,8 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
     std::string csv =
         "workload,cpu_ms,vulkan_ms,speedup,max_soft_diff,hard_agree_epochs,epochs,"
         "max_param_diff,dispatches_per_epoch,cpu_threads,host_cores\n";
-    const std::string machine = fmt::format("{},{}", cpu_threads, cores);
+    const std::string machine =
+        vulkan_only ? fmt::format(",{}", cores) : fmt::format("{},{}", cpu_threads, cores);
     for (const Workload& w : workloads) {
       if (vulkan_only) {
         const Run b = train(w, *vulkan, epochs, "vulkan");

@@ -71,6 +71,10 @@ struct TrainingCli {
     app.add_option("--lr", config.learning_rate, "AdamW learning rate")
         ->capture_default_str()
         ->transform(positive_number<float>());
+    app.add_option("--adam-eps", config.adam_eps,
+                   "AdamW's epsilon, added to the root of the second moment, in (0, 1] (the "
+                   "notebook: 1e-8; smaller lets tiny gradients take whole steps)")
+        ->transform(rate<float>());
     app.add_option(
            "--random-streams", streams,
            "jax: the notebook's JAX threefry streams (its exact wiring and data for a seed); "

@@ -83,6 +83,7 @@ const std::vector<const char*>& config_keys() {
                                                 "batch",
                                                 "epochs",
                                                 "lr",
+                                                "adam_eps",
                                                 "periodic",
                                                 "async",
                                                 "fire_rate",
@@ -117,6 +118,7 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"batch", c.batch},
       {"epochs", c.epochs},
       {"lr", c.learning_rate},
+      {"adam_eps", c.adam_eps},
       {"periodic", c.periodic},
       {"async", c.async},
       {"fire_rate", c.fire_rate},
@@ -157,6 +159,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_integer(json, "batch", c.batch, 1);
   read_integer(json, "epochs", c.epochs, 1);
   read_float(json, "lr", c.learning_rate);
+  read_float(json, "adam_eps", c.adam_eps);
   read(json, "periodic", c.periodic);
   read(json, "async", c.async);
   read_float(json, "fire_rate", c.fire_rate);

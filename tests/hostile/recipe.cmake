@@ -61,6 +61,20 @@ dlca_cli_test(recipe.sharpen_to_above_one ${expect}
 dlca_cli_test(recipe.sharpen_to_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"sharpen_to\": 0/' \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q sharpen_to x.json \
   && ${expect} 'x.json: sharpen_to: must be in .0, 1. .1: no sharpening., got 0' $<TARGET_FILE:dlca_train_program> --config x.json")
+# AdamW's epsilon: refused outside (0, 1] on the command line and in a file; a model stores it and
+# a resume with another is refused by name; the summary says when it is not the notebook's.
+dlca_cli_test(recipe.adam_eps_zero ${expect}
+  "^train_checkerboard: --adam-eps: must be a number above 0 and at most 1, got 0"
+  ${train} --adam-eps 0)
+dlca_cli_test(recipe.adam_eps_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"adam_eps\": 2/' \
+  ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q adam_eps x.json \
+  && ${expect} 'x.json: adam_eps: must be in .0, 1., got 2' $<TARGET_FILE:dlca_train_program> --config x.json")
+dlca_cli_test(recipe.adam_eps_resume sh -c "${train} --epochs 3 --adam-eps 1e-12 --save m.json \
+  && grep -q '\"adam_eps\":9.99' m.json \
+  && ${expect} 'the checkpoint.s adam_eps is 1e-12 but this run.s is 1e-08' ${train} --resume m.json \
+  --epochs 5 && echo refused")
+set_tests_properties(recipe.adam_eps_resume PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nAdamW epsilon 1e-12\n.*refused")
 dlca_cli_test(recipe.noise_negative ${expect}
   "^train_checkerboard: --noise: must be a number from 0 to 100, got -1" ${train} --noise -1)
 dlca_cli_test(recipe.sharpen_end_before_start ${expect}

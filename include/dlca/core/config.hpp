@@ -59,6 +59,10 @@ struct ExperimentConfig {
   int batch = 1;   // initial grids per epoch
   int epochs = 1;  // optimiser steps
   float learning_rate = 0.05f;
+  // AdamW's epsilon, added to the root of the second moment (docs/MODEL.md §6): 1e-8 as in the
+  // notebook. Smaller values let the tiny gradients of deep, long rollouts take whole steps
+  // (README, "Training recipes").
+  float adam_eps = 1e-8f;
   bool periodic = false;  // toroidal wrap (true) or zero padding (false)
   bool async = false;     // asynchronous updates with fire_rate
   float fire_rate = 0.6f;
