@@ -128,6 +128,7 @@ TEST_CASE("robust's schedule for targets grown from a fixed start, relative to t
   CHECK(g.sharpen_to == 0.05f);
   CHECK(g.sharpen_start == 1500);
   CHECK(g.sharpen_end == 3000);
+  CHECK(g.adam_eps == 1e-16f);
   CHECK(g.starts == c.starts);
   c.epochs = 3500;
   CHECK(with_recipe_schedule(c, true).noise_end == 3033);
@@ -135,17 +136,24 @@ TEST_CASE("robust's schedule for targets grown from a fixed start, relative to t
     c.epochs = epochs;
     CHECK_NOTHROW(validate(with_recipe_schedule(c, true)));
   }
-  // Unchanged: not grown from a fixed start, the paper recipe, or noise or sharpening given.
+  // Unchanged: not grown from a fixed start, the paper recipe; noise or sharpening given keep
+  // their schedule (and get the epsilon), an epsilon given is kept.
   const auto unchanged = [](const ExperimentConfig& x, bool fixed_start) {
     return config_to_json(with_recipe_schedule(x, fixed_start)) == config_to_json(x);
   };
   CHECK(unchanged(c, false));
   ExperimentConfig own = c;
   own.sharpen_to = 0.2f;
+  own.adam_eps = 1e-16f;
   CHECK(unchanged(own, true));
   own = c;
   own.noise = 0.3f;
+  own.adam_eps = 1e-16f;
   CHECK(unchanged(own, true));
+  own = c;
+  own.adam_eps = 1e-10f;
+  CHECK(with_recipe_schedule(own, true).adam_eps == 1e-10f);
+  CHECK(with_recipe_schedule(own, true).noise == 0.1f);
   own = c;
   own.recipe = Recipe::kPaper;
   CHECK(unchanged(own, true));

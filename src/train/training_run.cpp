@@ -382,7 +382,8 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   if (config.sharpen_to != 1.0f)
     out << fmt::format("forward-only sharpening: temperature 1 to {:g} over epochs {}-{}\n",
                        config.sharpen_to, config.sharpen_start, config.sharpen_end);
-  if (config.adam_eps != 1e-8f) out << fmt::format("AdamW epsilon {:g}\n", config.adam_eps);
+  if (config.adam_eps != kNotebookAdamEps)
+    out << fmt::format("AdamW epsilon {:g}\n", config.adam_eps);
   if (config.noise > 0)
     out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}{}\n", config.noise,
                        config.noise_start,

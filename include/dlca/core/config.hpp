@@ -45,6 +45,9 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// AdamW's epsilon in the notebook's optimiser (docs/MODEL.md §6).
+inline constexpr float kNotebookAdamEps = 1e-8f;
+
 struct ExperimentConfig {
   std::string name = "custom";
   int channels = 1;                    // C: state bits per cell
@@ -62,7 +65,7 @@ struct ExperimentConfig {
   // AdamW's epsilon, added to the root of the second moment (docs/MODEL.md §6): 1e-8 as in the
   // notebook. Smaller values let the tiny gradients of deep, long rollouts take whole steps
   // (README, "Training recipes").
-  float adam_eps = 1e-8f;
+  float adam_eps = kNotebookAdamEps;
   bool periodic = false;  // toroidal wrap (true) or zero padding (false)
   bool async = false;     // asynchronous updates with fire_rate
   float fire_rate = 0.6f;
@@ -109,10 +112,10 @@ double forward_temperature(const ExperimentConfig& config, int64_t epoch);
 float noise_scale(const ExperimentConfig& config, int64_t epoch);
 
 // robust's schedule for a target grown from one fixed start (an image such as the colored G or the
-// lizard), relative to the run's epochs E: Gumbel logit noise of scale 0.1 from E/2 to 13E/15,
-// and forward-only sharpening from 1 at E/2 to 0.05 at E (README, "Training recipes"). Applied
-// only when the configuration has no noise and no sharpening of its own; any other configuration
-// comes back unchanged.
+// lizard), relative to the run's epochs E: AdamW's epsilon 1e-16 (when it is the notebook's),
+// Gumbel logit noise of scale 0.1 from E/2 to 13E/15, and forward-only sharpening from 1 at E/2 to
+// 0.05 at E (README, "Training recipes"); noise and sharpening only when the configuration has
+// neither of its own. Any other configuration comes back unchanged.
 ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_fixed_start);
 
 // Throws ConfigError("field: reason") for the first problem found.
