@@ -68,13 +68,12 @@ std::string statement_signal(const Circuit& circuit, uint32_t s) {
 
 std::string gate_statements(const Circuit& circuit, const std::string& prefix,
                             const std::string& zero, const std::string& one) {
-  const auto input = patch_value_name;
   std::string out;
   for (size_t i = 0; i < circuit.gates.size(); ++i) {
     const CircuitGate& g = circuit.gates[i];
     out += fmt::format("{} g{} = {};\n", prefix, i,
-                       gate_expression(g.op, signal_name(circuit, g.a, input),
-                                       signal_name(circuit, g.b, input), zero, one));
+                       gate_expression(g.op, statement_signal(circuit, g.a),
+                                       statement_signal(circuit, g.b), zero, one));
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include "grid_shader_source.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dlca/circuits/circuit_export.hpp"
 #include "grid_step_glsl.h"  // kGridCommonGlsl, kGridStepCommonGlsl (cmake/embed_text.cmake)
@@ -32,22 +33,20 @@ std::string grid_step_source(const Circuit& circuit) {
   // A few channels: each one's patch loaded by its own inlined call. Many: one loop over the
   // channels read (their numbers in a constant array), as an inlined call per channel makes the
   // device's compiler take seconds per channel.
-  if (read_channels.size() <= kInlinedChannels) {
+  const bool inlined_loads = read_channels.size() <= kInlinedChannels;
+  if (inlined_loads) {
     for (const int c : read_channels)
       out += fmt::format("  uint words{0}[9];\n  load_patch({0}u, y, w, words{0});\n", c);
   } else {
-    std::string list;
-    for (const int c : read_channels) list += fmt::format("{}{}u", list.empty() ? "" : ", ", c);
     out += fmt::format(
-        "  const uint read_channels[{0}] = uint[{0}]({1});\n  uint words[{0}][9];\n"
+        "  const uint read_channels[{0}] = uint[{0}]({1}u);\n  uint words[{0}][9];\n"
         "  for (uint k = 0u; k < {0}u; ++k) load_patch(read_channels[k], y, w, words[k]);\n",
-        read_channels.size(), list);
+        read_channels.size(), fmt::join(read_channels, "u, "));
   }
   for (size_t k = 0; k < read_channels.size(); ++k) {
     const int c = read_channels[k];
-    const std::string words = read_channels.size() <= kInlinedChannels
-                                  ? fmt::format("words{}", c)
-                                  : fmt::format("words[{}]", k);
+    const std::string words =
+        inlined_loads ? fmt::format("words{}", c) : fmt::format("words[{}]", k);
     for (int p = 0; p < 9; ++p)
       if (used[size_t(9 * c + p)])
         out += fmt::format("  const uint p{} = {}[{}];\n", 9 * c + p, words, p);
@@ -59,13 +58,12 @@ std::string grid_step_source(const Circuit& circuit) {
       out += fmt::format("  store_word({}u, y, w, fire, {});\n", c,
                          statement_signal(circuit, circuit.outputs[c]));
   } else {  // many channels: one loop over the new words
-    std::string list;
-    for (int c = 0; c < circuit.channels; ++c)
-      list += (c ? ", " : "") + statement_signal(circuit, circuit.outputs[c]);
+    std::vector<std::string> next;
+    for (const uint32_t s : circuit.outputs) next.push_back(statement_signal(circuit, s));
     out += fmt::format(
         "  const uint next[{0}] = uint[{0}]({1});\n"
         "  for (uint c = 0u; c < {0}u; ++c) store_word(c, y, w, fire, next[c]);\n",
-        circuit.channels, list);
+        circuit.channels, fmt::join(next, ", "));
   }
   return out + "}\n";
 }
