@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
       ->check(dlca::cli::non_negative_integer());
   app.add_option("--threads", threads, "thread counts")
       ->capture_default_str()
-      ->check(dlca::cli::non_negative_integer());
+      ->check(dlca::cli::thread_count());
   app.add_option("--modes", modes, "checkpoint and/or keep")
       ->capture_default_str()
       ->check(CLI::IsMember({"checkpoint", "keep"}));

@@ -17,5 +17,8 @@ void main() {
   moments[i] = m;
   moments[n + i] = v;
   const float m_hat = m / optimizer[6], v_hat = v / optimizer[7];
-  logits[i] -= lr * (m_hat / (sqrt(v_hat) + eps) + decay * logits[i]);
+  // The step clamped to [-4, 4] against g*g underflowing while m does not (adam_step in
+  // include/dlca/train/adamw.hpp): never acts when nothing underflows.
+  const float step = clamp(m_hat / (sqrt(v_hat) + eps), -4.0, 4.0);
+  logits[i] -= lr * (step + decay * logits[i]);
 }

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 
 #include "dlca/train/adamw.hpp"
 
@@ -51,4 +52,43 @@ TEST_CASE("a non-finite gradient is refused without changing anything") {
   CHECK_THROWS(opt.step(params, {0.1f, std::nanf("")}));
   CHECK(params == std::vector<float>{1.0f, 2.0f});
   CHECK(opt.steps_taken() == 0);
+}
+
+TEST_CASE("the step's clamp never acts while nothing underflows") {
+  // Float recurrences as AdamW runs them, over gradients of every ordinary size and sign.
+  uint64_t state = 12345;
+  const auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return double(state >> 11) / double(1ull << 53);
+  };
+  for (int sequence = 0; sequence < 200; ++sequence) {
+    float m = 0, v = 0;
+    for (int t = 1; t <= 300; ++t) {
+      const double u = next();
+      const float g = u < 0.1 ? 0.0f : float((next() < 0.5 ? -1 : 1) * std::pow(10.0, -8 + 10 * u));
+      m = 0.9f * m + (1.0f - 0.9f) * g;
+      v = 0.99f * v + (1.0f - 0.99f) * g * g;
+      const float m_hat = m / (1.0f - std::pow(0.9f, float(t)));
+      const float v_hat = v / (1.0f - std::pow(0.99f, float(t)));
+      for (float eps : {1e-8f, 1e-16f, 1e-30f}) {
+        const float exact = m_hat / (std::sqrt(v_hat) + eps);
+        REQUIRE(std::abs(exact) <= 2.35f);
+        REQUIRE(adam_step(m_hat, v_hat, eps) == exact);
+      }
+    }
+  }
+}
+
+TEST_CASE("a gradient whose square underflows takes at most 4 learning rates with a tiny epsilon") {
+  // 0.01 * (1e-23)^2 is below the smallest float, so v stays 0 while m does not: without the
+  // clamp each step would be 0.05 * 1e-23 / 1e-30 = 5e5.
+  AdamW opt(1, AdamWSettings{.learning_rate = 0.05f, .eps = 1e-30f, .weight_decay = 0});
+  std::vector<float> params = {0.0f};
+  for (int t = 1; t <= 5; ++t) {
+    const float before = params[0];
+    opt.step(params, {1e-23f});
+    CHECK(opt.second_moment()[0] == 0.0f);
+    CHECK(before - params[0] > 0.0f);
+    CHECK(before - params[0] <= 4 * 0.05f * 1.0001f);
+  }
 }

@@ -67,6 +67,7 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.adam_eps = 0; }), "adam_eps"));
   CHECK(starts_with(rejection([](auto& c) { c.adam_eps = 2; }), "adam_eps"));
   CHECK(starts_with(rejection([](auto& c) { c.adam_eps = std::nanf(""); }), "adam_eps"));
+  CHECK(starts_with(rejection([](auto& c) { c.adam_eps = 1e-39f; }), "adam_eps"));  // denormal
   CHECK(starts_with(rejection([](auto& c) { c.noise = -0.5f; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = INFINITY; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise_start = -2; }), "noise_start"));
@@ -175,6 +176,12 @@ TEST_CASE("configurations round-trip through JSON; unknown keys and wrong types 
   j = config_to_json(c);
   j["repair"] = 1;
   CHECK_THROWS_WITH_AS(config_from_json(j), "repair: must be true or false, got 1", ConfigError);
+  j = config_to_json(c);
+  j["adam_eps"] = 1e-50;  // a float would read it as 0
+  CHECK_THROWS_WITH_AS(config_from_json(j),
+                       doctest::Contains("adam_eps: is too close to 0 for a float"), ConfigError);
+  j["adam_eps"] = 0;
+  CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("adam_eps: must be in"), ConfigError);
   j = config_to_json(c);
   j["name"] = 7;
   CHECK_THROWS_WITH_AS(config_from_json(j), "name: must be a string, got 7", ConfigError);

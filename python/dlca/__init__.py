@@ -92,6 +92,7 @@ def _configured(exp, options):
 
 
 _COUNTS = ("threads", "checkpoint_every", "tile_cells")  # non-negative integers (0: automatic)
+_MAX_THREADS = 4096  # the programs' --threads limit
 
 
 def _run_option(key, value):
@@ -109,6 +110,8 @@ def _run_option(key, value):
             raise TypeError("%s: must be an integer, got %r" % (key, value))
         if not 0 <= value < 2 ** 31:
             raise ValueError("%s: must be a non-negative integer, got %d" % (key, value))
+        if key == "threads" and value > _MAX_THREADS:
+            raise ValueError("threads: must be an integer from 0 to %d, got %d" % (_MAX_THREADS, value))
         return int(value)
     if not isinstance(value, (str, _os.PathLike)):  # files, and max_memory's size
         raise TypeError("%s: must be a path or text, got %r" % (key, value))

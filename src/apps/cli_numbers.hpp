@@ -30,6 +30,15 @@ bool parse_whole(const std::string& text, T& value) {
   return ec == std::errc() && ptr == end;
 }
 
+// True when `text` is a decimal number too large or too small in magnitude for a double.
+inline bool out_of_range(const std::string& text) {
+  const char* begin = text.data();
+  if (!text.empty() && *begin == '+') ++begin;
+  double value;
+  const auto [ptr, ec] = std::from_chars(begin, text.data() + text.size(), value);
+  return ec == std::errc::result_out_of_range && ptr == text.data() + text.size();
+}
+
 // `wanted` says what the option takes ("must be a positive number"); `kind` is "a number" or "an
 // integer"; `help` is what --help shows after the type ("POSITIVE").
 template <typename T>
@@ -39,16 +48,28 @@ CLI::Validator number_check(T low, T high, bool low_open, std::string wanted, st
       [=](std::string& text) -> std::string {
         T value{};
         if (parse_whole(text, value)) {
-          if constexpr (std::is_floating_point_v<T>)
+          if constexpr (std::is_floating_point_v<T>) {
             if (!std::isfinite(value)) return "must be a finite number, got " + text;
+            if (value != 0 && std::abs(value) < std::numeric_limits<T>::min())
+              return fmt::format("is too close to 0 (the smallest above 0 is {:g}), got {}",
+                                 double(std::numeric_limits<T>::min()), text);
+          }
           if (value < low || (low_open && value == low) || value > high)
             return wanted + ", got " + text;
           text = fmt::format("{}", value);  // shortest text that reads back exactly, in decimal
           return std::string();
         }
         double d;  // a number of the wrong kind or size, or not a number at all
-        if (!parse_whole(text, d)) return fmt::format("must be {}, got '{}'", kind, text);
+        if (!parse_whole(text, d)) {
+          if (std::is_floating_point_v<T> && out_of_range(text))
+            return "is out of range for a floating-point number, got " + text;
+          return fmt::format("must be {}, got '{}'", kind, text);
+        }
         if (!std::isfinite(d)) return "must be a finite number, got " + text;
+        if constexpr (std::is_floating_point_v<T>)
+          if (d != 0 && std::abs(d) < double(std::numeric_limits<T>::min()))
+            return fmt::format("is too close to 0 (the smallest above 0 is {:g}), got {}",
+                               double(std::numeric_limits<T>::min()), text);
         // (an integer that did not parse but reads as at least double(high) is past the type's
         // range: 2^64 for a uint64_t, whose maximum rounds up to 2^64 as a double)
         if (d > double(high) || (std::is_integral_v<T> && d >= double(high)))
@@ -103,5 +124,12 @@ CLI::Validator non_negative_integer() {
   return detail::number_check<T>(0, std::numeric_limits<T>::max(), false,
                                  "must be a non-negative integer", "an integer", "NONNEGATIVE");
 }
+
+// The most worker threads a program takes: far more than any machine's cores, and few enough that
+// the per-thread buffers and TBB's arena can always be made.
+inline constexpr int kMaxThreads = 4096;
+
+// --threads: 0 (all cores) to kMaxThreads.
+inline CLI::Validator thread_count() { return integer_from_to<int>(0, kMaxThreads); }
 
 }  // namespace dlca::cli

@@ -102,7 +102,7 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
       ->transform(dlca::cli::positive_integer());
   app.add_option("--threads", threads, "CPU threads (0 = all of the host's cores)")
       ->capture_default_str()
-      ->transform(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::thread_count());
   app.add_option("--device", device, "Vulkan device index (see dlca_devices)")
       ->capture_default_str()
       ->transform(dlca::cli::non_negative_integer());

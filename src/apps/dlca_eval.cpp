@@ -61,7 +61,7 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
       ->transform(dlca::cli::non_negative_integer<uint64_t>());
   app.add_option("--threads", threads, "worker threads (0 = all cores)")
       ->capture_default_str()
-      ->transform(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::thread_count());
   app.add_option("--csv", csv_path, "write step,error");
   dlca::cli::add_backend_options(app, backend, device);
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);

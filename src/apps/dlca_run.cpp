@@ -314,7 +314,7 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
       ->capture_default_str()
       ->transform(dlca::cli::non_negative_integer<uint64_t>());
   app.add_option("--threads", o.threads, "worker threads (0 = all cores)")
-      ->transform(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::thread_count());
   app.add_option("--init", o.init, "initial state: random, seed (centre cell on) or FILE.png")
       ->capture_default_str();
   app.add_flag("--colour", o.colour,

@@ -73,7 +73,7 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
   app.add_option("--threads", threads,
                  "worker threads in all on this machine, or per rank under MPI (0 = all cores)")
       ->capture_default_str()
-      ->transform(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::thread_count());
   app.add_option("--out", out_dir, "directory of the sweep's files (made if missing)")->required();
   app.add_flag("--mpi", mpi,
                "require an MPI launch (mpirun or srun); implied under mpirun -np P>1");

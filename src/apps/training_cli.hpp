@@ -64,16 +64,17 @@ struct TrainingCli {
         ->transform(non_negative_integer<uint64_t>());
     app.add_option("--threads", backend.threads, "worker threads (0 = all cores)")
         ->capture_default_str()
-        ->transform(non_negative_integer());
+        ->transform(dlca::cli::thread_count());
     add_backend_options(app, choice.kind, choice.device);
     app.add_flag("--profile", choice.profile,
                  "Vulkan: print dispatches and submits per epoch and GPU time per phase");
     app.add_option("--lr", config.learning_rate, "AdamW learning rate")
         ->capture_default_str()
         ->transform(positive_number<float>());
-    app.add_option("--adam-eps", config.adam_eps,
-                   "AdamW's epsilon, added to the root of the second moment, in (0, 1] (the "
-                   "notebook: 1e-8; smaller lets tiny gradients take whole steps)")
+    app.add_option(
+           "--adam-eps", config.adam_eps,
+           "AdamW's epsilon, added to the root of the second moment, from 1.2e-38 to 1 (the "
+           "notebook: 1e-8; smaller lets tiny gradients take whole steps)")
         ->transform(rate<float>());
     app.add_option(
            "--random-streams", streams,

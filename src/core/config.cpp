@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
@@ -136,8 +137,9 @@ void validate(const ExperimentConfig& c) {
     reject("stop_when_solved", fmt::format("must be non-negative, got {}", c.stop_when_solved));
   if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))
     reject("lr", fmt::format("must be a positive finite number, got {}", c.learning_rate));
-  if (!(c.adam_eps > 0 && c.adam_eps <= 1))
-    reject("adam_eps", fmt::format("must be in (0, 1], got {}", c.adam_eps));
+  if (!(c.adam_eps >= std::numeric_limits<float>::min() && c.adam_eps <= 1))
+    reject("adam_eps", fmt::format("must be in [{:g}, 1], got {}",
+                                   double(std::numeric_limits<float>::min()), c.adam_eps));
   if (!(c.fire_rate > 0 && c.fire_rate <= 1))
     reject("fire_rate", fmt::format("must be in (0, 1], got {}", c.fire_rate));
   if ((long long)c.height * c.width * c.batch > (1LL << 26))

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -28,6 +29,9 @@ std::string float_problem(const nlohmann::json& value, double low, double high) 
   if (!value.is_number() || !std::isfinite(value.get<double>()))
     return fmt::format("must be a finite number, got {}", value.dump());
   const double v = value.get<double>();
+  if (v != 0 && std::abs(v) < double(std::numeric_limits<float>::min()))
+    return fmt::format("is too close to 0 for a float (the smallest above 0 is {:g}), got {}",
+                       double(std::numeric_limits<float>::min()), value.dump());
   if (v < low || v > high)
     return fmt::format("must be a number from {} to {}, got {}", float(low), float(high),
                        value.dump());

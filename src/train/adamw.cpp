@@ -34,8 +34,7 @@ void AdamW::step(std::vector<float>& params, const std::vector<float>& grad) {
     v_[i] = s.beta2 * v_[i] + (1.0f - s.beta2) * g * g;
     const float m_hat = m_[i] / bias1;
     const float v_hat = v_[i] / bias2;
-    params[i] -=
-        s.learning_rate * (m_hat / (std::sqrt(v_hat) + s.eps) + s.weight_decay * params[i]);
+    params[i] -= s.learning_rate * (adam_step(m_hat, v_hat, s.eps) + s.weight_decay * params[i]);
   }
 }
 

@@ -121,3 +121,11 @@ dlca_cli_test(cli.huge_grid_refused_first ${expect}
   "^train_checkerboard: invalid configuration: height: grid cells times batch exceed 2\\^26"
   ${train} --size 20000)
 set_tests_properties(cli.huge_grid_refused_first PROPERTIES TIMEOUT 10)
+
+# --threads has one limit in every program (a billion threads crashed TBB's arena in compare).
+dlca_cli_test(hostile.cli.threads_limit_compare ${expect}
+  "^compare_backends: --threads: must be an integer from 0 to 4096, got 1073741824"
+  $<TARGET_FILE:compare_backends> --config game_of_life --epochs 1 --threads 1073741824)
+dlca_cli_test(hostile.cli.threads_limit_run ${expect}
+  "^dlca run: --threads: must be an integer from 0 to 4096, got 5000"
+  $<TARGET_FILE:dlca_program> run --model nothing.json --threads 5000)

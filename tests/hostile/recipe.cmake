@@ -61,14 +61,21 @@ dlca_cli_test(recipe.sharpen_to_above_one ${expect}
 dlca_cli_test(recipe.sharpen_to_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"sharpen_to\": 0/' \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q sharpen_to x.json \
   && ${expect} 'x.json: sharpen_to: must be in .0, 1. .1: no sharpening., got 0' $<TARGET_FILE:dlca_train_program> --config x.json")
-# AdamW's epsilon: refused outside (0, 1] on the command line and in a file; a model stores it and
+# AdamW's epsilon: refused outside [1.2e-38, 1] on the command line and in a file (a value a float
+# would flush toward 0 is named as such, not shown as 0); a model stores it and
 # a resume with another is refused by name; the summary says when it is not the notebook's.
 dlca_cli_test(recipe.adam_eps_zero ${expect}
   "^train_checkerboard: --adam-eps: must be a number above 0 and at most 1, got 0"
   ${train} --adam-eps 0)
+dlca_cli_test(recipe.adam_eps_tiny ${expect}
+  "^train_checkerboard: --adam-eps: is too close to 0 .the smallest above 0 is 1.17549e-38., got 1e-50"
+  ${train} --adam-eps 1e-50)
+dlca_cli_test(recipe.adam_eps_tiny_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"adam_eps\": 1e-50/' \
+  ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q adam_eps x.json \
+  && ${expect} 'x.json: adam_eps: is too close to 0 for a float .the smallest above 0 is 1.17549e-38., got 1e-50' $<TARGET_FILE:dlca_train_program> --config x.json")
 dlca_cli_test(recipe.adam_eps_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"adam_eps\": 2/' \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q adam_eps x.json \
-  && ${expect} 'x.json: adam_eps: must be in .0, 1., got 2' $<TARGET_FILE:dlca_train_program> --config x.json")
+  && ${expect} 'x.json: adam_eps: must be in .1.17549e-38, 1., got 2' $<TARGET_FILE:dlca_train_program> --config x.json")
 dlca_cli_test(recipe.adam_eps_resume sh -c "${train} --epochs 3 --adam-eps 1e-12 --save m.json \
   && grep -q '\"adam_eps\":9.99' m.json \
   && ${expect} 'the checkpoint.s adam_eps is 1e-12 but this run.s is 1e-08' ${train} --resume m.json \

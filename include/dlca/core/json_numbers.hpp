@@ -17,7 +17,8 @@ namespace dlca {
 // Empty when `value` is an integer in [low, high], else why not ("must be a positive integer, got
 // 8.7").
 std::string integer_problem(const nlohmann::json& value, int64_t low, uint64_t high);
-// Empty when `value` is a finite number in [low, high] (bounds as floats), else why not.
+// Empty when `value` is a finite number in [low, high] (bounds as floats) that a float holds
+// without flushing it toward 0 (0 itself, or at least 1.2e-38 in magnitude), else why not.
 std::string float_problem(const nlohmann::json& value, double low, double high);
 
 // `value` as a T, or throws Error("FIELD: reason").

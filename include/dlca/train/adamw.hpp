@@ -2,6 +2,8 @@
 // value clipping, then AdamW with decoupled weight decay on every logit (docs/MODEL.md §8).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -9,6 +11,16 @@
 #include "dlca/core/optimizer_settings.hpp"
 
 namespace dlca {
+
+// Adam's normalised step m_hat / (sqrt(v_hat) + eps), clamped to [-4, 4]. With beta1 0.9 and
+// beta2 0.99, |m_hat| <= 2.35 sqrt(v_hat) always holds in exact arithmetic, so the clamp never acts
+// on a step of the notebook's recipe (they stay bit for bit), nor with any epsilon while 0.01*g*g
+// is a normal float; it acts only when that underflows (gradients below about 1e-18: denormal, or
+// flushed to 0 on a device) while m does not, where with a tiny epsilon the step would grow to
+// m_hat / eps, many learning rates. The device's shader (adamw.comp) does the same.
+inline float adam_step(float m_hat, float v_hat, float eps) {
+  return std::clamp(m_hat / (std::sqrt(v_hat) + eps), -4.0f, 4.0f);
+}
 
 class AdamW {
  public:
