@@ -84,6 +84,26 @@ TEST_CASE("DigitalJS import: a 50,000-gate chain loads without deep recursion") 
   CHECK(evaluate_cell(c, std::vector<uint8_t>(9, 1)) == std::vector<uint8_t>{1});  // even: identity
 }
 
+TEST_CASE("DigitalJS import refuses more channels than any grid takes, naming the file") {
+  // Every output wired to its own input: 1024 channels load, 1025 do not (before any backend
+  // compiles or allocates for them).
+  const auto wires_only = [](int channels) {
+    std::string devices, connectors;
+    for (int c = 0; c < channels; ++c) {
+      const std::string in = fmt::format("i_{}", 9 * c + 4), out = fmt::format("o_{}", c);
+      devices += fmt::format(R"({}"{}": {{"type": "Button"}}, "{}": {{"type": "Output"}})",
+                             c ? ", " : "", in, out);
+      connectors += (c ? ", " : "") + wire(in, out, "in");
+    }
+    return "{\"devices\": {" + devices + "}, \"connectors\": [" + connectors + "]}";
+  };
+  testing::ScratchDir dir;
+  write_file_atomically(dir / "most.json", wires_only(1024));
+  CHECK(load_digitaljs(dir / "most.json").channels == 1024);
+  check_refused(wires_only(1025),
+                "1025 channels (outputs up to o_1024); circuits have at most 1024");
+}
+
 TEST_CASE("DigitalJS import refuses devices used against their role") {
   const std::string devices =
       R"("i_4": {"type": "Button"}, "i_3": {"type": "Button"}, "o_0": {"type": "Output"},

@@ -19,6 +19,8 @@
 
 #include "cli_numbers.hpp"
 #include "cli_parse.hpp"
+#include "dlca/core/memory_budget.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
@@ -106,7 +108,10 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
   app.add_option("--device", device, "Vulkan device index (see dlca_devices)")
       ->capture_default_str()
       ->transform(dlca::cli::non_negative_integer());
-  app.add_flag("--sweep", sweep, "run the standard set of workloads");
+  app.add_flag("--sweep", sweep, "run the standard set of workloads")
+      ->excludes("--config")
+      ->excludes("--batch")
+      ->excludes("--size");
   app.add_flag("--profile", profile, "print Vulkan dispatches and GPU time per phase");
   app.add_option("--csv", csv_path, "also write the table as CSV");
   app.add_flag("--cpu-only", cpu_only,
@@ -138,6 +143,18 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
         w.label += fmt::format(" {}x{}x{}", w.experiment.config.batch, w.experiment.config.height,
                                w.experiment.config.width);
       workloads = {w};
+    }
+    // Impossible grids and runs larger than the memory are refused before anything is allocated.
+    for (const Workload& w : workloads) {
+      try {
+        dlca::validate(w.experiment.config);
+      } catch (const dlca::ConfigError& e) {
+        std::fprintf(stderr, "%s: %s: %s\n", program, w.label.c_str(), e.what());
+        return 2;
+      }
+      if (!vulkan_only)
+        dlca::check_memory(dlca::cpu_training_bytes(w.experiment.config, {.threads = threads}),
+                           w.label + " on the CPU", 0);
     }
     std::vector<dlca::NamedPath> inputs;  // the experiment files and their images
     for (const Workload& w : workloads) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "dlca/core/config.hpp"
 #include "dlca/core/json_text.hpp"
 #include "dlca/io/atomic_file.hpp"
 
@@ -87,6 +88,9 @@ Circuit load_digitaljs(const std::string& path) {
     }
   }
   if (channels == 0) throw fail("no outputs");
+  if (channels > kMaxChannels)
+    throw fail(fmt::format("{} channels (outputs up to o_{}); circuits have at most {}", channels,
+                           channels - 1, kMaxChannels));
 
   // The input ports of a device type: Outputs read "in", Buttons and constants read nothing.
   const auto ports_of = [&](const std::string& t) -> std::vector<std::string> {

@@ -145,8 +145,10 @@ void validate(const ExperimentConfig& c) {
   if ((long long)c.height * c.width * c.batch > (1LL << 26))
     reject("height", "grid cells times batch exceed 2^26");
 
-  if (c.channels > 1024) reject("channels", fmt::format("at most 1024, got {}", c.channels));
-  if (c.kernels > 1024) reject("kernels", fmt::format("at most 1024, got {}", c.kernels));
+  if (c.channels > kMaxChannels)
+    reject("channels", fmt::format("at most {}, got {}", kMaxChannels, c.channels));
+  if (c.kernels > kMaxChannels)
+    reject("kernels", fmt::format("at most {}, got {}", kMaxChannels, c.kernels));
   long long gates = 0;  // bounded before anything is allocated for them
   for (size_t i = 1; i < c.perception_layers.size(); ++i)
     gates += (long long)c.kernels * std::max(c.perception_layers[i], 0);

@@ -45,6 +45,9 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The most state channels (and perception kernels) a configuration or circuit may have.
+inline constexpr int kMaxChannels = 1024;
+
 // AdamW's epsilon in the notebook's optimiser (docs/MODEL.md §6).
 inline constexpr float kNotebookAdamEps = 1e-8f;
 
