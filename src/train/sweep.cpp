@@ -194,13 +194,20 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
   std::set<std::string> stems;
   for (const auto& [options, json] : grid) stems.insert(file_stem(options));
   const bool readable_ids = stems.size() == grid.size();
+  std::map<std::string, std::string> resolved;  // a configuration's JSON -> its options text
   for (size_t c = 0; c < grid.size(); ++c) {
     const auto& [options, json] = grid[c];
+    std::string configuration;
     try {
-      config_from_json(json);
+      configuration = config_to_json(config_from_json(json)).dump();
     } catch (const ConfigError& e) {
       throw ConfigError(fmt::format("--set {}: {}", options, e.what()));
     }
+    // Values written differently but read the same (1e-8 and 1e-08) would run one thing twice.
+    const auto [same, fresh] = resolved.emplace(configuration, options);
+    if (!fresh)
+      throw ConfigError(
+          fmt::format("--set: {} and {} give the same configuration", same->second, options));
     combinations_.push_back(options);
     const std::string stem = readable_ids ? file_stem(options) : fmt::format("o{}", c);
     for (uint64_t seed : spec_.seeds) {

@@ -35,3 +35,7 @@ if(NOT DLCA_HAVE_MPI)
   dlca_cli_test(sweep.mpi_not_built ${expect} "^dlca_sweep: this dlca_sweep was built without MPI; install Open MPI"
     ${sweep} ${sweep_args} --mpi)
 endif()
+# Values written differently that read the same would run one configuration twice.
+dlca_cli_test(sweep.same_value_twice ${expect}
+  "^dlca_sweep: --set: adam_eps=1e-8 and adam_eps=1e-08 give the same configuration$"
+  ${sweep} --config game_of_life --seeds 1 --epochs 1 --out sw --set adam_eps=1e-8,1e-08)
