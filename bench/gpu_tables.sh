@@ -11,13 +11,19 @@
 # Each file appears only once its run has succeeded; the script stops at the first failure.
 set -euo pipefail
 usage="usage: gpu_tables.sh BIN_DIR OUT_DIR [GOL_CIRCUIT.json [EPOCHS [GRID]]]"
-bin=${1:?$usage}
-out=${2:?$usage}
+fail() { echo "gpu_tables.sh: $1" >&2; exit "${2:-1}"; }
+[ $# -ge 2 ] && [ $# -le 5 ] || fail "$usage" 2
+bin=$1
+out=$2
 circuit=${3:-}
 epochs=${4:-10}
 grid=${5:-8192}
+# Every argument is checked before the first run (the compare tables take hours on a CPU device).
+[[ $epochs =~ ^[1-9][0-9]*$ ]] || fail "EPOCHS: must be a positive integer, got '$epochs'" 2
+[[ $grid =~ ^[1-9][0-9]*$ ]] || fail "GRID: must be a positive integer, got '$grid'" 2
+[ -z "$circuit" ] || { [ -f "$circuit" ] && [ -r "$circuit" ]; } || fail "$circuit: cannot read the circuit (not a readable file)"
 for p in dlca_devices compare_backends dlca_run; do
-  [ -x "$bin/$p" ] || { echo "gpu_tables.sh: $bin/$p: no such program (build first)" >&2; exit 1; }
+  [ -x "$bin/$p" ] || fail "$bin/$p: no such program (build first)"
 done
 [ -d "$bin/lib" ] && export LD_LIBRARY_PATH="$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 mkdir -p "$out"
@@ -31,7 +37,7 @@ record() {
 }
 record "$out/devices.txt" "$bin/dlca_devices"
 devices=$(grep -cE '^[0-9]+: ' "$out/devices.txt" || true)
-[ "$devices" -gt 0 ] || { echo "gpu_tables.sh: no Vulkan device" >&2; exit 1; }
+[ "$devices" -gt 0 ] || fail "no Vulkan device"
 workloads=(--sweep)
 # shellcheck disable=SC2206 # WORKLOADS is a list of options
 [ -n "${WORKLOADS:-}" ] && workloads=($WORKLOADS)

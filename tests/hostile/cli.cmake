@@ -136,3 +136,10 @@ dlca_cli_test(hostile.cli.compare_grid_too_large ${expect}
   $<TARGET_FILE:compare_backends> --size 20000 --epochs 1 --cpu-only)
 dlca_cli_test(hostile.cli.compare_sweep_excludes ${expect} "^dlca compare: --size excludes --sweep"
   $<TARGET_FILE:dlca_program> compare --sweep --size 8 --epochs 1)
+# bench/gpu_tables.sh checks its arguments before its first (hours-long on a CPU device) run.
+dlca_cli_test(hostile.cli.gpu_tables_epochs ${expect}
+  "^gpu_tables.sh: EPOCHS: must be a positive integer, got 'abc'"
+  bash ${PROJECT_SOURCE_DIR}/bench/gpu_tables.sh ${PROJECT_BINARY_DIR} out circuit.json abc)
+dlca_cli_test(hostile.cli.gpu_tables_circuit ${expect}
+  "^gpu_tables.sh: missing.json: cannot read the circuit"
+  bash ${PROJECT_SOURCE_DIR}/bench/gpu_tables.sh ${PROJECT_BINARY_DIR} out missing.json)
