@@ -213,6 +213,9 @@ struct TrainingCli {
     } catch (const ConfigError& e) {
       std::fprintf(stderr, "%s: invalid configuration: %s\n", program, e.what());
       return 2;
+    } catch (const ResumeMismatch& e) {
+      std::fprintf(stderr, "%s: %s\n", program, e.what());
+      return 2;
     } catch (const std::bad_alloc&) {
       std::fprintf(stderr,
                    "%s: out of memory while training (the estimate before the start was too low; "

@@ -55,8 +55,8 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
                                  differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
                                  shown_value(b.at(key)));
   if (!differences.empty())
-    throw std::runtime_error(fmt::format(
-        "--resume {}: {} (give the options of the run that wrote it)", path, differences));
+    throw ResumeMismatch(fmt::format("--resume {}: {} (give the options of the run that wrote it)",
+                                     path, differences));
 }
 
 }  // namespace
@@ -73,7 +73,7 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
                                 : checkpoint.model.config,
                       config, saved_epoch);
   if (config.epochs < saved_epoch)
-    throw std::runtime_error(fmt::format(
+    throw ResumeMismatch(fmt::format(
         "--resume {}: the checkpoint is at epoch {}, past --epochs {} (--epochs is the total to "
         "reach)",
         path, saved_epoch, config.epochs));

@@ -78,7 +78,7 @@ dlca_cli_test(recipe.adam_eps_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"ad
   && ${expect} 'x.json: adam_eps: must be in .1.17549e-38, 1., got 2' $<TARGET_FILE:dlca_train_program> --config x.json")
 dlca_cli_test(recipe.adam_eps_resume sh -c "${train} --epochs 3 --adam-eps 1e-12 --save m.json \
   && grep -q '\"adam_eps\":9.99' m.json \
-  && ${expect} 'the checkpoint.s adam_eps is 1e-12 but this run.s is 1e-08' ${train} --resume m.json \
+  && ${expect} --status 2 'the checkpoint.s adam_eps is 1e-12 but this run.s is 1e-08' ${train} --resume m.json \
   --epochs 5 && echo refused")
 set_tests_properties(recipe.adam_eps_resume PROPERTIES PASS_REGULAR_EXPRESSION
   "\nAdamW epsilon 1e-12\n.*refused")

@@ -3,6 +3,8 @@
 // in memory. Shared by the training programs and the Python module.
 #pragma once
 
+#include <stdexcept>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,9 +23,15 @@ struct PreparedTraining {
   std::vector<Trainer*> trainers() const;
 };
 
-// Throws unless `checkpoint` (read from `path`) can be continued by a run of `config`: the same
-// configuration apart from how long to train (the message names every differing field), and an
-// epoch count not below the checkpoint's.
+// A run's options contradict the checkpoint it resumes: bad usage (exit status 2), not a failure.
+class ResumeMismatch : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws ResumeMismatch unless `checkpoint` (read from `path`) can be continued by a run of
+// `config`: the same configuration apart from how long to train (the message names every differing
+// field), and an epoch count not below the checkpoint's.
 void check_resume(const ModelFile& checkpoint, const std::string& path,
                   const ExperimentConfig& config);
 
