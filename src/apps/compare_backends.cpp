@@ -136,7 +136,14 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
       workloads = {checkerboard, lizard, scaled(checkerboard, "checkerboard 32x64x64", 32, 64),
                    scaled(lizard, "lizard 8x64x64", 8, 64)};
     } else {
-      Workload w = load(config);
+      Workload w;
+      try {
+        w = load(config);
+      } catch (const dlca::FileError& e) {
+        if (dlca::names_a_file(config)) throw;  // a file that cannot be read: exit status 1
+        std::fprintf(stderr, "%s: --config: %s\n", program, e.what());  // no such experiment
+        return 2;
+      }
       if (batch) w.experiment.config.batch = batch;
       if (size) w.experiment.config.height = w.experiment.config.width = size;
       if (batch || size)

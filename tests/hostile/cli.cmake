@@ -143,3 +143,7 @@ dlca_cli_test(hostile.cli.gpu_tables_epochs ${expect}
 dlca_cli_test(hostile.cli.gpu_tables_circuit ${expect}
   "^gpu_tables.sh: missing.json: cannot read the circuit"
   bash ${PROJECT_SOURCE_DIR}/bench/gpu_tables.sh ${PROJECT_BINARY_DIR} out missing.json)
+# An experiment name that does not exist is bad usage (2) in compare as in train and sweep.
+dlca_cli_test(hostile.cli.compare_unknown_experiment ${expect} --status 2
+  "^compare_backends: --config: 'nonexist': no experiment of that name"
+  $<TARGET_FILE:compare_backends> --config nonexist --epochs 1)
