@@ -39,6 +39,14 @@ inline bool out_of_range(const std::string& text) {
   return ec == std::errc::result_out_of_range && ptr == text.data() + text.size();
 }
 
+// Why a nonzero `value` (read from `text`) is too close to 0 for a T, or empty.
+template <typename T>
+std::string underflow_problem(double value, const std::string& text) {
+  if (value == 0 || std::abs(value) >= double(std::numeric_limits<T>::min())) return "";
+  return fmt::format("is too close to 0 (the smallest above 0 is {:g}), got {}",
+                     double(std::numeric_limits<T>::min()), text);
+}
+
 // `wanted` says what the option takes ("must be a positive number"); `kind` is "a number" or "an
 // integer"; `help` is what --help shows after the type ("POSITIVE").
 template <typename T>
@@ -50,9 +58,7 @@ CLI::Validator number_check(T low, T high, bool low_open, std::string wanted, st
         if (parse_whole(text, value)) {
           if constexpr (std::is_floating_point_v<T>) {
             if (!std::isfinite(value)) return "must be a finite number, got " + text;
-            if (value != 0 && std::abs(value) < std::numeric_limits<T>::min())
-              return fmt::format("is too close to 0 (the smallest above 0 is {:g}), got {}",
-                                 double(std::numeric_limits<T>::min()), text);
+            if (std::string p = underflow_problem<T>(value, text); !p.empty()) return p;
           }
           if (value < low || (low_open && value == low) || value > high)
             return wanted + ", got " + text;
@@ -67,9 +73,7 @@ CLI::Validator number_check(T low, T high, bool low_open, std::string wanted, st
         }
         if (!std::isfinite(d)) return "must be a finite number, got " + text;
         if constexpr (std::is_floating_point_v<T>)
-          if (d != 0 && std::abs(d) < double(std::numeric_limits<T>::min()))
-            return fmt::format("is too close to 0 (the smallest above 0 is {:g}), got {}",
-                               double(std::numeric_limits<T>::min()), text);
+          if (std::string p = underflow_problem<T>(d, text); !p.empty()) return p;
         // (an integer that did not parse but reads as at least double(high) is past the type's
         // range: 2^64 for a uint64_t, whose maximum rounds up to 2^64 as a double)
         if (d > double(high) || (std::is_integral_v<T> && d >= double(high)))
