@@ -7,10 +7,7 @@
 
 #include <tbb/parallel_for.h>
 
-#include <fmt/format.h>
-
 #include "dlca/circuits/bit_rows.hpp"
-#include "dlca/core/config.hpp"
 #include "dlca/core/random.hpp"
 
 namespace dlca {
@@ -71,9 +68,7 @@ BitGrid::BitGrid(int channels, std::shared_ptr<const CircuitKernel> kernel, int 
     throw std::invalid_argument("grid sides must be between 1 and 2^26");
   if (batch < 1 || size_t(batch) * size_t(height) > kMostRows)
     throw std::invalid_argument("a batch needs 1 or more grids and at most 2^26 rows in all");
-  if (channels_ < 1 || channels_ > kMaxChannels)
-    throw std::invalid_argument(
-        fmt::format("circuits must have between 1 and {} channels", kMaxChannels));
+  require_grid_channels(channels_);
   const size_t sample_words = size_t(height) * row_words_;
   bands_in_samples_ = batch == 1 || sample_words > kBandWords;
   if (bands_in_samples_) {

@@ -5,7 +5,15 @@
 
 #include <fmt/format.h>
 
+#include "dlca/core/config.hpp"
+
 namespace dlca {
+
+void require_grid_channels(int channels) {
+  if (channels < 1 || channels > kMaxChannels)
+    throw std::invalid_argument(
+        fmt::format("circuits must have between 1 and {} channels", kMaxChannels));
+}
 
 std::vector<bool> Circuit::used_inputs() const {
   std::vector<bool> used(num_inputs(), false);

@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 
 #include "dlca/circuits/bit_rows.hpp"
-#include "dlca/core/config.hpp"
 #include "dlca/core/random.hpp"
 #include "glsl_compiler.hpp"
 #include "grid_shader_source.hpp"
@@ -218,9 +217,7 @@ struct VulkanGrid::Impl {
 
 VulkanGrid::VulkanGrid(const Circuit& circuit, int height, int width, bool periodic, int device,
                        bool validation, GridShader shader) {
-  if (circuit.channels < 1 || circuit.channels > kMaxChannels)  // as the CPU's BitGrid
-    throw std::invalid_argument(
-        fmt::format("circuits must have between 1 and {} channels", kMaxChannels));
+  require_grid_channels(circuit.channels);  // as the CPU's BitGrid
   try {
     impl_ = std::make_unique<Impl>(circuit, height, width, periodic, device, validation, shader);
   } catch (const vk::VulkanError& e) {

@@ -43,6 +43,10 @@ struct Circuit {
   std::vector<bool> used_inputs() const;
 };
 
+// Throws std::invalid_argument unless a grid can hold `channels` state channels (1 to
+// kMaxChannels): the check every grid that steps a circuit makes, on the CPU and on a device.
+void require_grid_channels(int channels);
+
 // The model's hard circuit (argmax per gate), pruned: only gates the outputs reach, pass-through
 // chains as wires, NOT A / NOT B as a one-input NOT, constants kept. Perception is instantiated per
 // channel.
