@@ -13,12 +13,15 @@
 #include <optional>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "dlca/circuits/circuit.hpp"
 #include "dlca/circuits/circuit_export.hpp"
 #include "dlca/circuits/circuit_kernel.hpp"
 #include "dlca/circuits/digitaljs.hpp"
 #include "dlca/circuits/simulation_grid.hpp"
 #include "dlca/core/config_json.hpp"
+#include "dlca/core/json_text.hpp"
 #include "dlca/core/memory_budget.hpp"
 #include "dlca/core/random.hpp"
 #include "dlca/io/atomic_file.hpp"
@@ -44,6 +47,7 @@ struct PyModel {
   std::optional<MultiStartRecord> multi_start;
   std::vector<EpochStats> history;
   nlohmann::json summary;  // empty unless trained in this process
+  std::string source;      // the file it was loaded from (empty unless loaded)
 };
 
 // Run options of a training: what is not part of the experiment's configuration.
@@ -124,7 +128,10 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
     if (callback.is_none()) return true;
     try {
       const py::object go = callback(e.epoch, e.soft_loss, e.hard_loss, e.active_gates);
-      return go.is_none() || go.cast<bool>();
+      if (go.is_none()) return true;
+      const int truth = PyObject_IsTrue(go.ptr());  // Python's own truthiness, errors kept
+      if (truth < 0) throw py::error_already_set();
+      return truth == 1;
     } catch (py::error_already_set& error) {
       raised.emplace(std::move(error));
       return false;
@@ -169,6 +176,7 @@ PyModel load(const std::string& path) {
   m.training = std::move(file.training);
   m.multi_start = std::move(file.multi_start);
   if (m.training) m.history = m.training->history;
+  m.source = path;
   return m;
 }
 
@@ -215,7 +223,7 @@ py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool
                               double fire_rate, uint64_t seed, std::optional<bool> periodic) {
   if (steps < 0) throw std::invalid_argument("steps: must be >= 0, got " + std::to_string(steps));
   if (!(fire_rate > 0 && fire_rate <= 1))
-    throw std::invalid_argument("fire_rate: must be in (0, 1], got " + std::to_string(fire_rate));
+    throw std::invalid_argument(fmt::format("fire_rate: must be in (0, 1], got {}", fire_rate));
   const int channels = m.model.config.channels;
   if (start.ndim() == 2)
     start = start.attr("reshape")(start.shape(0), start.shape(1), 1).cast<py::array>();
@@ -299,7 +307,7 @@ PYBIND11_MODULE(_dlca, m) {
       .def("config_json", [](const ExperimentFile& e) { return config_to_json(e.config).dump(); })
       .def("with_config", [](const ExperimentFile& e, const std::string& text) {
         ExperimentFile copy = e;
-        copy.config = config_from_json(nlohmann::json::parse(text));
+        copy.config = config_from_json(parse_json_text(text));
         return copy;
       });
   m.def("load_experiment", py::overload_cast<const std::string&>(&load_experiment),
@@ -307,7 +315,7 @@ PYBIND11_MODULE(_dlca, m) {
   m.def(
       "experiment_from_json",
       [](const std::string& text, const std::string& dir) {
-        return experiment_from_json(nlohmann::json::parse(text), dir, "experiment");
+        return experiment_from_json(parse_json_text(text), dir, "experiment");
       },
       py::arg("text"), py::arg("dir"));
   m.def("experiment_names", py::overload_cast<>(&experiment_names));
@@ -363,6 +371,11 @@ PYBIND11_MODULE(_dlca, m) {
                              [](const PyModel& p) { return active_gate_count(p.model.logits); })
       .def_property_readonly("pruned_gates",
                              [](const PyModel& p) { return int(prune(p.model).gates.size()); })
+      .def_property_readonly("source_path",
+                             [](const PyModel& p) -> py::object {
+                               if (p.source.empty()) return py::none();
+                               return py::str(p.source);
+                             })
       .def_property_readonly("is_checkpoint",
                              [](const PyModel& p) { return p.training.has_value(); })
       .def("save", &save, py::arg("path"))

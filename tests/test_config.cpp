@@ -58,6 +58,18 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.learning_rate = std::nanf(""); }), "lr"));
   CHECK(starts_with(rejection([](auto& c) { c.fire_rate = 1.5f; }), "fire_rate"));
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {8}; }), "loss_channels"));
+  // A model whose checkpoint dlca could not read back (over 1 GiB) is refused before training.
+  CHECK(starts_with(rejection([](auto& c) {
+                      c.update_layers.insert(c.update_layers.begin() + 2, 10000, 256);
+                      c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
+                    }),
+                    "update_layers: too large: a checkpoint would take about"));
+  CHECK(starts_with(rejection([](auto& c) {
+                      c.update_layers.insert(c.update_layers.begin() + 2, 400, 256);
+                      c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
+                      c.starts = 64;
+                    }),
+                    "starts: too large"));
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {}; }), "loss_channels"));
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {0, 0}; }), "loss_channels"));
   CHECK(starts_with(rejection([](auto& c) { c.sharpen_to = 0; }), "sharpen_to"));

@@ -67,4 +67,24 @@ TEST_CASE("a user's experiment file with a bad value is refused by file and fiel
   CHECK(refusal(twice).find("the key \"height\" is given twice") != std::string::npos);
   CHECK(refusal("{" + config + ", " + config + "}").find("the key \"config\" is given twice") !=
         std::string::npos);
+  // Nesting deeper than any dlca file is refused while parsing (copying or printing 100,000
+  // nested arrays overflowed the stack).
+  const std::string deep =
+      "{" + config + R"(, "task": )" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  CHECK(refusal(deep).find("nested deeper than 64 levels") != std::string::npos);
+  // Entries that would have no effect are refused, not ignored.
+  std::string extra_connection = "{" + config + "}";
+  extra_connection.replace(extra_connection.find(R"(["unique", "unique"])"), 20,
+                           R"(["unique", "unique", "unique"])");
+  CHECK(refusal(extra_connection)
+            .find("update_connections: needs 2 entries (one per gate layer), got 3") !=
+        std::string::npos);
+  CHECK(refusal("{" + config + R"(, "task": {"kind": "checkerboard", "threshold": 0.5}})")
+            .find("task.threshold: only for image tasks (kind is checkerboard)") !=
+        std::string::npos);
+  CHECK(
+      refusal(
+          "{" + config +
+          R"(, "task": {"kind": "image", "image": "x.png", "colours": "8colour", "threshold": 0.5}})")
+          .find("task.threshold: only for mono images") != std::string::npos);
 }

@@ -21,8 +21,8 @@ inline ExperimentConfig small_config(int C, int K, int S, int H, int W, int step
   c.channels = C;
   c.kernels = K;
   c.perception_layers = S == 1 ? std::vector<int>{9, 8, 4, 2, 1} : std::vector<int>{9, 8, 4, 2};
-  c.perception_connections = {Connection::kFirstKernel, Connection::kUnique, Connection::kUnique,
-                              Connection::kUnique};
+  c.perception_connections.assign(c.perception_layers.size() - 1, Connection::kUnique);
+  c.perception_connections[0] = Connection::kFirstKernel;
   const int n0 = C + K * C * S;
   c.update_layers = {n0, n0};
   for (int width = n0; width > 2 * C;) {

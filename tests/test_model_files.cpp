@@ -130,6 +130,10 @@ TEST_CASE("damaged model files are refused by name and reason") {
     std::string flipped = good;
     flipped[at] = char(flipped[at] ^ 0x04);
     CAPTURE(at);
+    // A flip in the 17th digit of a number can give text for the same double: not damage.
+    if (nlohmann::json::accept(flipped) &&
+        nlohmann::json::parse(flipped) == nlohmann::json::parse(good))
+      continue;
     CHECK(!refused_with(flipped).empty());
   }
   const auto edited = [&](const std::string& from, const std::string& to) {

@@ -39,6 +39,7 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
     r.seed = sweep.runs()[run].seed;
     r.options = sweep.runs()[run].options;
     r.first_zero_epoch = epoch;
+    r.epochs = 1000;
     r.wall_seconds = wall;
     r.final_hard_loss = epoch ? final_hard_loss : 17;
     sweep.record(run, r);
@@ -55,4 +56,48 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
   again.open();
   CHECK(again.finished_count() == 5);
   CHECK(again.summary_markdown() == table);
+}
+
+TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not converted") {
+  dlca::SweepRow good;
+  good.seed = 4;
+  good.options = "lr=0.05";
+  good.first_zero_epoch = 70;
+  good.epochs = 100;
+  good.active_gates = 21;
+  good.model = "models/x.json";
+  const nlohmann::json row = good.to_json();
+  CHECK(dlca::SweepRow::from_json(row).to_json() == row);
+  const auto refusal = [&](const char* key, nlohmann::json value) {
+    nlohmann::json bad = row;
+    bad[key] = value;
+    try {
+      dlca::SweepRow::from_json(bad);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal("active_gates", 1e10) ==
+        "active_gates: must be a non-negative integer, got 10000000000.0");
+  CHECK(refusal("seed", 1.9) == "seed: must be a non-negative integer, got 1.9");
+  CHECK(refusal("epochs", 2.9) == "epochs: must be a non-negative integer, got 2.9");
+  CHECK(refusal("first_zero_epoch", -7) ==
+        "first_zero_epoch: must be a non-negative integer, got -7");
+  CHECK(refusal("first_zero_epoch", 101) == "first_zero_epoch: 101 is beyond epochs (100)");
+  CHECK(refusal("final_hard_loss", -1) == "final_hard_loss: must be a finite number >= 0, got -1");
+  CHECK(refusal("wall_seconds", "3") == "wall_seconds: must be a finite number >= 0, got \"3\"");
+  CHECK(refusal("model", 5) == "model: must be a string, got 5");
+}
+
+TEST_CASE("sweep: option texts too long for a file name give short run names") {
+  dlca::SweepSpec spec;
+  spec.seeds = {1};
+  spec.settings = {dlca::parse_setting("name=" + std::string(300, 'a'))};
+  dlca::Sweep sweep(spec, tiny_experiment(), "unused");
+  REQUIRE(sweep.runs().size() == 1);
+  CHECK(sweep.runs()[0].id == "o0_seed1");
+  spec.settings = {dlca::parse_setting("name=" + std::string(150, 'a'))};
+  CHECK(dlca::Sweep(spec, tiny_experiment(), "unused").runs()[0].id ==
+        "name=" + std::string(150, 'a') + "_seed1");
 }

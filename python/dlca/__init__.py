@@ -19,6 +19,7 @@ RuntimeError.
 """
 
 import json as _json
+import math as _math
 import operator as _operator
 import os as _os
 
@@ -57,8 +58,23 @@ def _json_default(value):
     raise TypeError("%r (%s) is not a JSON value" % (value, type(value).__name__))
 
 
-def _dumps(value):
-    return _json.dumps(value, default=_json_default, allow_nan=True)
+def _check_finite(value, where):
+    """JSON has no NaN or infinity: refuse them here, naming the key, as the programs do."""
+    if isinstance(value, (float, _np.floating)) and not _math.isfinite(value):
+        raise ConfigError("%s: must be a finite number, got %r" % (where, float(value)))
+    if isinstance(value, _np.ndarray) and value.dtype.kind == "f" and not _np.isfinite(value).all():
+        raise ConfigError("%s: must hold finite numbers only" % where)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_finite(item, key if where in ("experiment", "config", "task") else where)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _check_finite(item, where)
+
+
+def _dumps(value, where="config"):
+    _check_finite(value, where)
+    return _json.dumps(value, default=_json_default, allow_nan=False)
 
 
 def experiment(source):
@@ -67,7 +83,7 @@ def experiment(source):
     if isinstance(source, Experiment):
         return source
     if isinstance(source, dict):
-        return _dlca.experiment_from_json(_dumps(source), _os.getcwd())
+        return _dlca.experiment_from_json(_dumps(source, "experiment"), _os.getcwd())
     if isinstance(source, (str, _os.PathLike)):
         return _dlca.load_experiment(_os.fspath(source))
     raise TypeError("experiment: must be a name, a path or a dict, got %s" % type(source).__name__)
@@ -183,6 +199,10 @@ def _export(self, path, format=None, name=""):
     that runs it (.html); format defaults from the file's extension. The file is written
     atomically."""
     path = _path("path", path)
+    source = self.source_path
+    if source is not None and _os.path.exists(path) and _os.path.samefile(path, source):
+        raise ValueError("%s: is the file this model was loaded from; write it somewhere else"
+                         % path)
     if format is None:
         format = {".c": "c", ".v": "verilog", ".json": "digitaljs",
                   ".html": "html"}.get(_os.path.splitext(path)[1])

@@ -65,6 +65,15 @@ class TrainingTest(Scratch):
         with self.assertRaisesRegex(ZeroDivisionError, "from the callback"):
             dlca.train("checkerboard_sync", epochs=20, steps=2, callback=fail)
 
+    def test_callback_truthiness_is_pythons(self):
+        class Undecided:
+            def __bool__(self):
+                raise ZeroDivisionError("no truth value")
+        with self.assertRaisesRegex(ZeroDivisionError, "no truth value"):
+            dlca.train("checkerboard_sync", epochs=5, steps=2, callback=lambda *_: Undecided())
+        model = dlca.train("checkerboard_sync", epochs=5, steps=2, callback=lambda *_: [])
+        self.assertEqual(len(model.history["epoch"]), 1)  # an empty list is false: stop
+
     def test_ctrl_c_stops_cleanly(self):
         timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
         timer.start()
@@ -148,6 +157,13 @@ class CircuitTest(Scratch):
             self.assertIn("checkerboard", f.read())
         with open(self.path("cb.json")) as f:
             self.assertIn("devices", json.load(f))
+        # A model loaded from a file never overwrites that file with an export.
+        self.model.save(self.path("model.json"))
+        loaded = dlca.load(self.path("model.json"))
+        self.assertEqual(loaded.source_path, self.path("model.json"))
+        with self.assertRaisesRegex(ValueError, "is the file this model was loaded from"):
+            loaded.export(self.path("model.json"))
+        self.assertTrue(dlca.load(self.path("model.json")).is_checkpoint)
 
 
 class ErrorTest(Scratch):
@@ -176,6 +192,13 @@ class ErrorTest(Scratch):
             dlca.train(self.path("bad.json"))
         with self.assertRaisesRegex(ValueError, "config: missing"):
             dlca.train({"task": {"kind": "checkerboard"}})
+        # JSON has no NaN or infinity: refused in Python, naming the key.
+        with self.assertRaisesRegex(ValueError, "^lr: must be a finite number, got nan$"):
+            dlca.train("checkerboard_sync", lr=float("nan"))
+        with self.assertRaisesRegex(ValueError, "^noise: must be a finite number, got inf$"):
+            dlca.train("checkerboard_sync", noise=float("inf"))
+        with self.assertRaisesRegex(ValueError, "^lr: must be a finite number, got nan$"):
+            dlca.experiment({"config": {"lr": float("nan")}})
 
     def test_resume_and_outputs_checked_as_the_programs_do(self):
         dlca.train("checkerboard_sync", epochs=2, steps=2, save=self.path("m.json"))

@@ -42,6 +42,12 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
     return 2;
   }
   const bool named = !name.empty();  // an explicit name is refused, never changed
+  if (named && c_path.empty() && verilog_path.empty()) {  // it would have no effect
+    std::fprintf(stderr,
+                 "%s: --name: names the C function or Verilog module; give --c or --verilog\n",
+                 program);
+    return 2;
+  }
   for (const auto& [path, problem] : {std::pair{&c_path, &dlca::c_name_problem},
                                       std::pair{&verilog_path, &dlca::verilog_name_problem}})
     if (named && !path->empty() && !problem(name).empty()) {

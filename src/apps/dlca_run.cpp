@@ -23,6 +23,7 @@
 #include "dlca/core/memory_budget.hpp"
 #include "dlca/core/random.hpp"
 #include "dlca/io/cell_pictures.hpp"
+#include "dlca/io/image_target.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
 #include "dlca/train/model_file.hpp"
@@ -49,7 +50,8 @@ struct Options {
 
 // An estimate of the host memory a run needs at its peak: the bit planes (state and next, per
 // thread shifted rows, the packed targets; on a Vulkan device its staging buffer of one state), and
-// the largest of: a PNG read (--init, --target) as floats at the grid's size, and the final
+// the largest of: a PNG read (--init, --target) as decoded at its own size and as floats at the
+// grid's size, and the final
 // picture (--png: RGB, and stb's filtered copy and encoding). The start, the targets and the
 // pictures go a row at a time between the grid's bit planes and the callers, never a byte per cell.
 uint64_t run_memory_bytes(const Options& o, int channels, int height, int width, bool vulkan) {
@@ -61,8 +63,11 @@ uint64_t run_memory_bytes(const Options& o, int channels, int height, int width,
   if (!o.target.empty() && !vulkan) bytes += std::min<uint64_t>(C, 3) * plane_bytes;
   const bool png_in = o.init != "random" && o.init != "seed";
   const bool png_target = !o.target.empty() && o.target != "checkerboard";
-  uint64_t peak = 16 * uint64_t(width);                       // rows of bytes
-  if (png_in || png_target) peak += 2 * 12 * cells;           // decoded and resized (RGB floats)
+  uint64_t peak = 16 * uint64_t(width);  // rows of bytes
+  uint64_t decoded = 0;  // the PNG as decoded at its own size, before it is resized to the grid
+  if (png_in) decoded = png_header_pixels(o.init);
+  if (png_target) decoded = std::max(decoded, png_header_pixels(o.target));
+  if (png_in || png_target) peak += 2 * 12 * cells + decoded * uint64_t(kPngDecodeBytesPerPixel);
   if (!o.png_path.empty()) peak = std::max(peak, 6 * cells);  // RGB, filtered and encoded
   return bytes + peak;
 }

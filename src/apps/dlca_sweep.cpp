@@ -81,6 +81,10 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
 
   std::optional<dlca::Sweep> sweep;
   try {
+    if (threads > 0 && jobs > threads)  // each run needs a thread of its own
+      throw std::invalid_argument(fmt::format(
+          "--jobs {}: more runs at once than --threads {} (give at least as many threads)", jobs,
+          threads));
     dlca::SweepSpec spec;
     spec.experiment = experiment;
     for (const std::string& list : seed_lists)
@@ -91,6 +95,9 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
     if (stop_when_solved >= 0) spec.stop_when_solved = stop_when_solved;
     spec.recipe = recipe;
     sweep.emplace(std::move(spec), dlca::load_experiment(experiment), out_dir);
+  } catch (const dlca::FileError& e) {  // as dlca train: an unknown name is a bad value (2), a
+    std::fprintf(stderr, "%s: %s\n", program, e.what());  // file that cannot be read a failure (1)
+    return dlca::names_a_file(experiment) ? 1 : dlca::cli::kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return dlca::cli::kExitUsage;
@@ -111,17 +118,12 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
   try {
     if (mpi || dlca::cli::launched_on_several_ranks())
       return dlca::cli::run_sweep_mpi(*sweep, jobs, threads, std::cout, finish);
-    try {
-      sweep->open();
-    } catch (const dlca::FileError& e) {
-      std::fprintf(stderr, "%s: %s\n", program, e.what());
-      return dlca::cli::kExitUsage;
-    }
+    sweep->open();
     std::cout << fmt::format("{}: {} runs, {} finished before, {} at once\n", experiment,
                              sweep->runs().size(), sweep->finished_count(), jobs)
               << std::flush;
     return finish(dlca::run_sweep_locally(*sweep, jobs, threads, std::cout));
-  } catch (const dlca::FileError& e) {  // --out unusable (an MPI rank 0 opening it)
+  } catch (const dlca::ConfigError& e) {  // --out holds another sweep, or is no sweep's directory
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return dlca::cli::kExitUsage;
   } catch (const std::invalid_argument& e) {  // MPI asked of a build without it

@@ -49,13 +49,13 @@ int number_after(const std::string& id, const std::string& prefix) {
 }  // namespace
 
 Circuit load_digitaljs(const std::string& path) {
-  const std::string text = read_file(path, size_t(1) << 28);
+  const std::string text = read_file(path, kMaxModelFileBytes);  // what a model file may be
   nlohmann::json j;
   try {
     j = parse_json_text(text);
   } catch (const nlohmann::json::exception& e) {
-    throw FileError(path + ": malformed JSON (" + e.what() + ")");
-  } catch (const DuplicateJsonKey& e) {
+    throw FileError(path + ": malformed JSON (" + plain_error_text(e) + ")");
+  } catch (const JsonTextError& e) {
     throw FileError(path + ": " + e.what());
   }
   const auto fail = [&](const std::string& why) { return FileError(path + ": " + why); };
@@ -70,7 +70,8 @@ Circuit load_digitaljs(const std::string& path) {
       throw fail("device '" + id + "' has no type");
     type[id] = device["type"].get<std::string>();
     if (device.contains("bits") && device["bits"] != 1)
-      throw fail("device '" + id + "' has " + device["bits"].dump() + " bits (only 1-bit devices)");
+      throw fail("device '" + id + "' has " + brief_json(device["bits"]) +
+                 " bits (only 1-bit devices)");
     if (type[id] == "Output") {
       const int c = number_after(id, "o_");
       if (c < 0 || id != "o_" + std::to_string(c))  // o_00 would be a second output o_0
@@ -83,8 +84,9 @@ Circuit load_digitaljs(const std::string& path) {
       throw fail("device '" + id + "' has unsupported type '" + type[id] + "'");
     } else if (gate_arity(op_of_type(type[id])) > 0 && device.contains("inputs") &&
                device["inputs"] != gate_arity(op_of_type(type[id]))) {  // constants: ignored
-      throw fail(fmt::format("device '{}' has {} inputs (a {} has {})", id, device["inputs"].dump(),
-                             type[id], gate_arity(op_of_type(type[id]))));
+      throw fail(fmt::format("device '{}' has {} inputs (a {} has {})", id,
+                             brief_json(device["inputs"]), type[id],
+                             gate_arity(op_of_type(type[id]))));
     }
   }
   if (channels == 0) throw fail("no outputs");

@@ -163,10 +163,10 @@ void validate(const ExperimentConfig& c) {
   if (c.perception_layers[0] != 9)
     reject("perception_layers[0]",
            fmt::format("must be 9 (the 3x3 patch), got {}", c.perception_layers[0]));
-  if (c.perception_connections.size() < c.perception_layers.size() - 1)
+  if (c.perception_connections.size() != c.perception_layers.size() - 1)
     reject("perception_connections",
-           fmt::format("needs {} entries, got {}", c.perception_layers.size() - 1,
-                       c.perception_connections.size()));
+           fmt::format("needs {} entries (one per gate layer), got {}",
+                       c.perception_layers.size() - 1, c.perception_connections.size()));
   for (size_t l = 1; l < c.perception_layers.size(); ++l)
     validate_layer(fmt::format("perception_layers[{}]", l), c.perception_connections[l - 1],
                    c.perception_layers[l - 1], c.perception_layers[l], l == 1);
@@ -184,12 +184,19 @@ void validate(const ExperimentConfig& c) {
   if (c.update_layers.back() != c.channels)
     reject("update_layers", fmt::format("last layer width {} must equal channels ({})",
                                         c.update_layers.back(), c.channels));
-  if (c.update_connections.size() < c.update_layers.size() - 1)
-    reject("update_connections", fmt::format("needs {} entries, got {}", c.update_layers.size() - 1,
-                                             c.update_connections.size()));
+  if (c.update_connections.size() != c.update_layers.size() - 1)
+    reject("update_connections",
+           fmt::format("needs {} entries (one per gate layer), got {}", c.update_layers.size() - 1,
+                       c.update_connections.size()));
   for (size_t l = 1; l < c.update_layers.size(); ++l)
     validate_layer(fmt::format("update_layers[{}]", l), c.update_connections[l - 1],
                    c.update_layers[l - 1], c.update_layers[l], false);
+
+  if (const uint64_t bytes = checkpoint_bytes_estimate(c); bytes > kMaxModelFileBytes)
+    reject(c.starts > 1 ? "starts" : "update_layers",
+           fmt::format("too large: a checkpoint would take about {:.1f} GB ({} candidate(s)), more "
+                       "than dlca reads back ({:.1f} GB); use fewer gates or starts",
+                       double(bytes) / 1e9, c.starts, double(kMaxModelFileBytes) / 1e9));
 
   if (c.random_streams == RandomStreams::kJax && c.seed > 0xFFFFFFFFull)
     reject("seed", fmt::format("must be below 2^32 with JAX random streams, got {}", c.seed));
@@ -201,6 +208,17 @@ void validate(const ExperimentConfig& c) {
     if (!seen.insert(ch).second)
       reject("loss_channels", fmt::format("channel {} is listed twice", ch));
   }
+}
+
+uint64_t checkpoint_bytes_estimate(const ExperimentConfig& c) {
+  uint64_t gates = 0;
+  for (size_t l = 1; l < c.perception_layers.size(); ++l)
+    gates += uint64_t(c.kernels) * uint64_t(c.perception_layers[l]);
+  for (size_t l = 1; l < c.update_layers.size(); ++l) gates += uint64_t(c.update_layers[l]);
+  // Logits and both moments of the kept model, and of every candidate when there are several;
+  // about 20 bytes per number as JSON text (measured on a trained lizard checkpoint).
+  const uint64_t copies = c.starts > 1 ? uint64_t(c.starts) + 1 : 1;
+  return gates * 16 * 3 * copies * 20;
 }
 
 ExperimentConfig paper_config(std::string name, int channels, int kernels,

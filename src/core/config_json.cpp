@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "dlca/core/json_numbers.hpp"
+#include "dlca/core/json_text.hpp"
 
 namespace dlca {
 
@@ -26,7 +27,7 @@ void read(const nlohmann::json& json, const char* key, T& out) {
     const char* kind = std::is_same_v<T, bool>          ? "must be true or false"
                        : std::is_same_v<T, std::string> ? "must be a string"
                                                         : "has the wrong type";
-    throw ConfigError(fmt::format("{}: {}, got {}", key, kind, json.at(key).dump()));
+    throw ConfigError(fmt::format("{}: {}, got {}", key, kind, brief_json(json.at(key))));
   }
 }
 
@@ -41,7 +42,7 @@ void read_integers(const nlohmann::json& json, const char* key, std::vector<int>
   if (!json.contains(key)) return;
   const nlohmann::json& list = json.at(key);
   if (!list.is_array())
-    throw ConfigError(fmt::format("{}: must be a list of integers, got {}", key, list.dump()));
+    throw ConfigError(fmt::format("{}: must be a list of integers, got {}", key, brief_json(list)));
   out.clear();
   for (size_t i = 0; i < list.size(); ++i)
     out.push_back(json_integer<int>(list[i], fmt::format("{}[{}]", key, i), low));

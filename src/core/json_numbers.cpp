@@ -1,6 +1,8 @@
 // Strict reading of integers and floats from JSON files (see json_numbers.hpp).
 #include "dlca/core/json_numbers.hpp"
 
+#include "dlca/core/json_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,24 +19,24 @@ std::string integer_problem(const nlohmann::json& value, int64_t low, uint64_t h
       !value.is_number_integer() ||
       (value.is_number_unsigned() ? low > 0 && value.get<uint64_t>() < uint64_t(low)
                                   : value.get<int64_t>() < low);
-  if (too_low) return fmt::format("must be {}, got {}", wanted, value.dump());
+  if (too_low) return fmt::format("must be {}, got {}", wanted, brief_json(value));
   const uint64_t magnitude = value.is_number_unsigned()
                                  ? value.get<uint64_t>()
                                  : uint64_t(std::max<int64_t>(value.get<int64_t>(), 0));
-  if (magnitude > high) return fmt::format("must be at most {}, got {}", high, value.dump());
+  if (magnitude > high) return fmt::format("must be at most {}, got {}", high, brief_json(value));
   return "";
 }
 
 std::string float_problem(const nlohmann::json& value, double low, double high) {
   if (!value.is_number() || !std::isfinite(value.get<double>()))
-    return fmt::format("must be a finite number, got {}", value.dump());
+    return fmt::format("must be a finite number, got {}", brief_json(value));
   const double v = value.get<double>();
   if (v != 0 && std::abs(v) < double(std::numeric_limits<float>::min()))
     return fmt::format("is too close to 0 for a float (the smallest above 0 is {:g}), got {}",
-                       double(std::numeric_limits<float>::min()), value.dump());
+                       double(std::numeric_limits<float>::min()), brief_json(value));
   if (v < low || v > high)
     return fmt::format("must be a number from {} to {}, got {}", float(low), float(high),
-                       value.dump());
+                       brief_json(value));
   return "";
 }
 

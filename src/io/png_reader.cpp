@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <cstring>
+#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -60,6 +61,20 @@ void check_chunks(const std::string& path, const std::string& bytes) {
 }
 
 }  // namespace
+
+uint64_t png_header_pixels(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(24, '\0');
+  if (!in.read(head.data(), 24) || head.compare(1, 3, "PNG") != 0 ||
+      head.compare(12, 4, "IHDR") != 0)
+    return 0;
+  const uint32_t width = be32(head, 16), height = be32(head, 20);
+  const uint64_t pixels = uint64_t(width) * height;
+  if (width > uint32_t(kMaxImageSide) || height > uint32_t(kMaxImageSide) ||
+      pixels > uint64_t(kMaxImagePixels))
+    return 0;  // refused by load_png before decoding
+  return pixels;
+}
 
 Image load_png(const std::string& path) {
   const std::string bytes = read_file(path, size_t(1) << 28);

@@ -32,6 +32,10 @@ TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& di
     if (t.kind != "checkerboard" && t.kind != "game_of_life" && t.kind != "image")
       throw ConfigError(
           fmt::format("task.kind: must be checkerboard, game_of_life or image, got '{}'", t.kind));
+    if (t.kind != "image")
+      for (const char* key : {"image", "colours", "threshold", "seed_cell"})
+        if (j.contains(key))
+          throw ConfigError(fmt::format("task.{}: only for image tasks (kind is {})", key, t.kind));
     if (t.kind == "image") {
       if (!j.contains("image")) throw ConfigError("task.image: an image task needs a PNG file");
       if (j.at("image").get<std::string>().empty())
@@ -41,6 +45,8 @@ TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& di
       if (t.colours != "mono" && t.colours != "8colour")
         throw ConfigError(
             fmt::format("task.colours: must be mono or 8colour, got '{}'", t.colours));
+      if (j.contains("threshold") && t.colours != "mono")
+        throw ConfigError("task.threshold: only for mono images (8colour rounds each of R, G, B)");
       if (j.contains("threshold"))
         t.threshold = json_float(j.at("threshold"), "task.threshold", 0, 1);
       const std::string seed = j.value("seed_cell", std::string("center"));
@@ -84,8 +90,8 @@ ExperimentFile load_experiment(const std::string& name_or_path, const std::strin
   try {
     j = parse_json_text(text);
   } catch (const nlohmann::json::exception& e) {
-    throw FileError(path.string() + ": malformed JSON (" + e.what() + ")");
-  } catch (const DuplicateJsonKey& e) {
+    throw FileError(path.string() + ": malformed JSON (" + plain_error_text(e) + ")");
+  } catch (const JsonTextError& e) {
     throw FileError(path.string() + ": " + e.what());
   }
   ExperimentFile file = experiment_from_json(j, path.parent_path(), path.string());

@@ -241,7 +241,7 @@ void save_model_file(const std::string& path, const Model& model, const Training
 }
 
 ModelFile load_model_file(const std::string& path) {
-  const std::string text = read_file(path);
+  const std::string text = read_file(path, kMaxModelFileBytes);
   try {
     nlohmann::json j;
     try {
@@ -257,7 +257,7 @@ ModelFile load_model_file(const std::string& path) {
         (j["version"] != kModelFileVersion && j["version"] != 2))
       throw std::runtime_error(
           fmt::format("unsupported version {} (this build reads versions 2 and {})",
-                      j.value("version", nlohmann::json()).dump(), kModelFileVersion));
+                      brief_json(j.value("version", nlohmann::json())), kModelFileVersion));
     const bool version2 = j["version"] == 2;
     const std::string kind = j.value("kind", "");
     if (kind != "model" && kind != "checkpoint")
@@ -298,7 +298,7 @@ ModelFile load_model_file(const std::string& path) {
   } catch (const ConfigError& e) {
     throw FileError(path + ": config: " + e.what());
   } catch (const nlohmann::json::exception& e) {
-    throw FileError(path + ": malformed (" + e.what() + ")");
+    throw FileError(path + ": malformed (" + plain_error_text(e) + ")");
   } catch (const std::exception& e) {
     throw FileError(path + ": " + e.what());
   }

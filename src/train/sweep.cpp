@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -16,6 +17,8 @@
 #include <fmt/format.h>
 
 #include "dlca/core/config_json.hpp"
+#include "dlca/core/json_numbers.hpp"
+#include "dlca/core/json_text.hpp"
 #include "dlca/core/median.hpp"
 #include "dlca/core/model.hpp"
 #include "dlca/io/atomic_file.hpp"
@@ -30,13 +33,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-uint64_t parse_seed(const std::string& text, const std::string& whole) {
+// One seed of `part` (a seed, or one end of a range A-B): the error names the part as typed.
+uint64_t parse_seed(const std::string& text, const std::string& part) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
-    throw std::invalid_argument(fmt::format("'{}' is not a seed (a non-negative integer)", text));
+    throw std::invalid_argument(
+        text == part ? fmt::format("'{}' is not a seed (a non-negative integer)", part)
+                     : fmt::format("'{}' is not a seed or a range A-B of seeds (non-negative "
+                                   "integers)",
+                                   part));
   try {
     return std::stoull(text);
   } catch (const std::exception&) {
-    throw std::invalid_argument(fmt::format("{}: {} is too large for a seed", whole, text));
+    throw std::invalid_argument(
+        fmt::format("{} is too large for a seed (at most 18446744073709551615)", text));
   }
 }
 
@@ -93,11 +102,11 @@ std::vector<uint64_t> parse_seeds(const std::string& text) {
   for (const std::string& part : split_values(text)) {
     const size_t dash = part.find('-');
     if (dash == std::string::npos) {
-      seeds.push_back(parse_seed(part, text));
+      seeds.push_back(parse_seed(part, part));
       continue;
     }
-    const uint64_t first = parse_seed(part.substr(0, dash), text);
-    const uint64_t last = parse_seed(part.substr(dash + 1), text);
+    const uint64_t first = parse_seed(part.substr(0, dash), part);
+    const uint64_t last = parse_seed(part.substr(dash + 1), part);
     if (last < first)
       throw std::invalid_argument(fmt::format("{}: the range ends before it starts", part));
     if (last - first >= 1000000)
@@ -137,19 +146,38 @@ nlohmann::json SweepRow::to_json() const {
 }
 
 SweepRow SweepRow::from_json(const nlohmann::json& j) {
+  // Rows are read back on resume, so a hand-edited or damaged one is refused, not converted.
+  const auto number = [&](const char* key) {
+    const nlohmann::json& value = j.at(key);
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+      throw std::runtime_error(
+          fmt::format("{}: must be a finite number >= 0, got {}", key, brief_json(value)));
+    return value.get<double>();
+  };
+  const auto text = [&](const char* key) {
+    if (!j.at(key).is_string())
+      throw std::runtime_error(
+          fmt::format("{}: must be a string, got {}", key, brief_json(j.at(key))));
+    return j.at(key).get<std::string>();
+  };
+  if (!j.is_object()) throw std::runtime_error("not a JSON object");
   SweepRow row;
-  row.seed = j.at("seed").get<uint64_t>();
-  row.options = j.at("options").get<std::string>();
-  if (!j.at("first_zero_epoch").is_null())
-    row.first_zero_epoch = j.at("first_zero_epoch").get<int64_t>();
-  row.final_soft_loss = j.at("final_soft_loss").get<double>();
-  row.final_hard_loss = j.at("final_hard_loss").get<double>();
-  row.active_gates = j.at("active_gates").get<int>();
-  row.pruned_gates = j.at("pruned_gates").get<int>();
-  row.wall_seconds = j.at("wall_seconds").get<double>();
-  row.model = j.at("model").get<std::string>();
-  row.epochs = j.at("epochs").get<int64_t>();
-  row.logits_checksum = j.at("logits_checksum").get<std::string>();
+  row.seed = json_integer<uint64_t>(j.at("seed"), "seed", 0);
+  row.options = text("options");
+  row.epochs = json_integer<int64_t>(j.at("epochs"), "epochs", 0);
+  if (!j.at("first_zero_epoch").is_null()) {
+    row.first_zero_epoch = json_integer<int64_t>(j.at("first_zero_epoch"), "first_zero_epoch", 0);
+    if (*row.first_zero_epoch > row.epochs)
+      throw std::runtime_error(fmt::format("first_zero_epoch: {} is beyond epochs ({})",
+                                           *row.first_zero_epoch, row.epochs));
+  }
+  row.final_soft_loss = number("final_soft_loss");
+  row.final_hard_loss = number("final_hard_loss");
+  row.active_gates = json_integer<int>(j.at("active_gates"), "active_gates", 0);
+  row.pruned_gates = json_integer<int>(j.at("pruned_gates"), "pruned_gates", 0);
+  row.wall_seconds = number("wall_seconds");
+  row.model = text("model");
+  row.logits_checksum = text("logits_checksum");
   return row;
 }
 
@@ -191,9 +219,16 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
       }
     grid = std::move(next);
   }
+  // Files are named after their options when the names are distinct and short enough for any file
+  // system (255 bytes with "_seed<20 digits>.json"), else o0, o1, ... (sweep.json maps them).
+  constexpr size_t kMaxStem = 200;
   std::set<std::string> stems;
-  for (const auto& [options, json] : grid) stems.insert(file_stem(options));
-  const bool readable_ids = stems.size() == grid.size();
+  bool short_stems = true;
+  for (const auto& [options, json] : grid) {
+    stems.insert(file_stem(options));
+    short_stems = short_stems && file_stem(options).size() <= kMaxStem;
+  }
+  const bool readable_ids = short_stems && stems.size() == grid.size();
   std::map<std::string, std::string> resolved;  // a configuration's JSON -> its options text
   for (size_t c = 0; c < grid.size(); ++c) {
     const auto& [options, json] = grid[c];
@@ -252,11 +287,18 @@ void Sweep::open() {
   std::error_code error;
   const fs::path dir(directory_), manifest = dir / "sweep.json";
   if (fs::exists(dir, error) && !fs::is_directory(dir, error))
-    throw FileError(fmt::format("{}: exists and is not a directory", out));
+    throw ConfigError(fmt::format("{}: exists and is not a directory", out));
   const nlohmann::json wanted = identity();
   if (fs::exists(manifest, error)) {
-    nlohmann::json saved = nlohmann::json::parse(read_file(manifest.string()), nullptr, false);
-    if (saved.is_discarded() || !saved.is_object() || saved.value("format", "") != "dlca-sweep 1")
+    nlohmann::json saved;
+    try {
+      saved = parse_json_text(read_file(manifest.string()));
+    } catch (const FileError&) {
+      throw;
+    } catch (const std::exception&) {
+      saved = nlohmann::json();
+    }
+    if (!saved.is_object() || saved.value("format", "") != "dlca-sweep 1")
       throw FileError(fmt::format("{}: {} is not a dlca_sweep manifest", out, manifest.string()));
     if (saved != wanted) {
       std::string what = "experiment configuration or task";
@@ -265,13 +307,13 @@ void Sweep::open() {
           what = key == std::string("set") ? "--set values" : key;
           break;
         }
-      throw FileError(fmt::format(
+      throw ConfigError(fmt::format(
           "{}: holds a sweep with other {} (see its sweep.json); give the same arguments to "
           "resume it, or another --out",
           out, what));
     }
   } else if (fs::exists(dir, error) && !fs::is_empty(dir, error)) {
-    throw FileError(
+    throw ConfigError(
         fmt::format("{}: is not empty and holds no sweep.json (not a sweep's "
                     "directory); give a new or empty directory",
                     out));
@@ -285,7 +327,7 @@ void Sweep::open() {
     const fs::path file = dir / "runs" / (run.id + ".json");
     if (!fs::exists(file, error)) continue;
     try {
-      SweepRow row = SweepRow::from_json(nlohmann::json::parse(read_file(file.string())));
+      SweepRow row = SweepRow::from_json(parse_json_text(read_file(file.string())));
       if (row.seed != run.seed || row.options != run.options)
         throw std::runtime_error("it is the row of another run");
       rows_[run.index] = std::move(row);
@@ -295,7 +337,7 @@ void Sweep::open() {
       throw FileError(
           fmt::format("{}: not a finished run's row ({}); remove it to train the "
                       "run again",
-                      file.string(), e.what()));
+                      file.string(), plain_error_text(e)));
     }
   }
   write_tables();

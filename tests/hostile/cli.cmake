@@ -147,3 +147,7 @@ dlca_cli_test(hostile.cli.gpu_tables_circuit ${expect}
 dlca_cli_test(hostile.cli.compare_unknown_experiment ${expect} --status 2
   "^compare_backends: --config: 'nonexist': no experiment of that name"
   $<TARGET_FILE:compare_backends> --config nonexist --epochs 1)
+# --name names a C function or Verilog module: with only --html or --digitaljs it would be ignored.
+dlca_cli_test(hostile.cli.export_name_without_c_or_verilog sh -c "${tc} --epochs 1 --steps 1 --quiet --save m.json \
+  && ${expect} --status 2 '^dlca_export: --name: names the C function or Verilog module. give --c or --verilog$' \
+  $<TARGET_FILE:dlca_export> --model m.json --name 'a b' --html x.html && test ! -e x.html")

@@ -28,3 +28,8 @@ dlca_cli_test(hostile.png_round_trip sh -c "${run} --model ${v2_model} --size 37
   \"$(tail -n 1 b.csv | cut -d, -f2-)\" && ${run} --model ${v2_model} --size 37 --init a.png --steps 0 \
   --threshold 0.99 --quiet --png c.png && cmp a.png c.png && echo round trip exact")
 set_tests_properties(hostile.png_round_trip PROPERTIES PASS_REGULAR_EXPRESSION "^round trip exact\n$")
+# --max-memory counts decoding the PNG at its own size (28 bytes per pixel): an 8192x8192 start of
+# a 16x16 grid needs about 1.9 GB, refused before decoding (it used to peak at 1.3 GB unchecked).
+dlca_cli_test(hostile.png_decode_counts_for_max_memory sh -c "${make_png} bomb.png 8192 8192 8 0 8192 && ${expect} \
+  '^dlca_run: a 16x16 grid of 2 channels needs about 1\\.[0-9]+ GiB of memory, more than --max-memory 64\\.0 MiB$' \
+  ${run} --model ${v2_model} --init bomb.png --size 16 --steps 1 --max-memory 64M")

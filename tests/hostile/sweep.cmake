@@ -39,3 +39,20 @@ endif()
 dlca_cli_test(sweep.same_value_twice ${expect}
   "^dlca_sweep: --set: adam_eps=1e-8 and adam_eps=1e-08 give the same configuration$"
   ${sweep} --config game_of_life --seeds 1 --epochs 1 --out sw --set adam_eps=1e-8,1e-08)
+# Exit statuses as every program has them: a file that cannot be read is 1, a bad value 2.
+dlca_cli_test(sweep.unreadable_experiment_is_1 ${expect} --status 1 "^dlca_sweep: nothing_here.json: cannot open"
+  ${sweep} --config nothing_here.json --seeds 1 --out s)
+dlca_cli_test(sweep.unknown_experiment_name_is_2 ${expect} --status 2 "^dlca_sweep: 'nothing_here': no experiment of that name"
+  ${sweep} --config nothing_here --seeds 1 --out s)
+set(sweep_tiny "${sweep} --config checkerboard_sync --seeds 1-2 --epochs 2 --set steps=2 --out s")
+dlca_cli_test(sweep.damaged_row_is_1 sh -c "${sweep_tiny} >/dev/null \
+  && sed -i 's/\"active_gates\": [0-9]*/\"active_gates\": 1e10/' s/runs/steps=2_seed1.json \
+  && ${expect} --status 1 '^dlca_sweep: s/runs/steps=2_seed1.json: not a finished run.s row \\(active_gates: must be a non-negative integer, got 1' \
+  ${sweep_tiny}")
+# --jobs beyond --threads would run more threads than asked for.
+dlca_cli_test(sweep.jobs_beyond_threads ${expect} --status 2
+  "^dlca_sweep: --jobs 3: more runs at once than --threads 1 \\(give at least as many threads\\)$"
+  ${sweep} ${sweep_args} --jobs 3 --threads 1)
+dlca_cli_test(sweep.seed_range_half_missing ${expect} --status 2
+  "^dlca_sweep: --seeds: '1-' is not a seed or a range A-B of seeds"
+  ${sweep} --config checkerboard_sync --seeds 1- --out s)

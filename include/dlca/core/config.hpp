@@ -48,6 +48,11 @@ class ConfigError : public std::runtime_error {
 // The most state channels (and perception kernels) a configuration or circuit may have.
 inline constexpr int kMaxChannels = 1024;
 
+// The largest model file dlca reads back (a checkpoint holds 16 logits and two AdamW moments per
+// gate, for every candidate of a multi-start run): configurations whose checkpoint would be larger
+// are refused, so that no training writes a file it cannot resume.
+inline constexpr uint64_t kMaxModelFileBytes = uint64_t(1) << 30;
+
 // AdamW's epsilon in the notebook's optimiser (docs/MODEL.md §6).
 inline constexpr float kNotebookAdamEps = 1e-8f;
 
@@ -56,9 +61,9 @@ struct ExperimentConfig {
   int channels = 1;                    // C: state bits per cell
   int kernels = 1;                     // K: perception kernels
   std::vector<int> perception_layers;  // e.g. {9, 8, 4, 2}: input width 9, then gate layers
-  std::vector<Connection> perception_connections;  // one per gate layer (extra entries ignored)
+  std::vector<Connection> perception_connections;  // one per gate layer
   std::vector<int> update_layers;                  // {n0, n1, ..., C}; n0 = C + K*C*S
-  std::vector<Connection> update_connections;      // one per gate layer (extra entries ignored)
+  std::vector<Connection> update_connections;      // one per gate layer
   int height = 16;
   int width = 16;
   int steps = 1;   // CA steps per rollout; loss after the last
@@ -123,6 +128,10 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_f
 
 // Throws ConfigError("field: reason") for the first problem found.
 void validate(const ExperimentConfig& config);
+
+// About how many bytes a checkpoint of this configuration takes (all its candidates), from the
+// gate count; within a few percent of what dlca writes for trained models.
+uint64_t checkpoint_bytes_estimate(const ExperimentConfig& config);
 
 // A configuration in the paper's style: perception wiring first_kernel then unique, every update
 // layer unique, `size` x `size` grid, fire rate 0.6, seed 23, the notebook's random streams.

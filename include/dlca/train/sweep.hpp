@@ -77,7 +77,9 @@ class Sweep {
   const std::string& directory() const { return directory_; }
 
   // Creates the directory (or checks that it holds this same sweep, refusing another's), writes
-  // DIR/sweep.json and reads the rows of the runs already finished. Throws FileError.
+  // DIR/sweep.json and reads the rows of the runs already finished. Throws ConfigError when --out
+  // holds another sweep or is not a sweep's directory, FileError when a file cannot be read or
+  // written or a finished run's row is damaged.
   void open();
   bool finished(size_t run) const { return rows_[run].has_value(); }
   size_t finished_count() const;
