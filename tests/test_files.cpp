@@ -90,6 +90,8 @@ TEST_CASE("memory sizes and the training estimate") {
   CHECK(parse_memory_size("1000") == 1000);
   CHECK_THROWS_AS(parse_memory_size("nan"), std::invalid_argument);
   CHECK_THROWS_AS(parse_memory_size("-1G"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_memory_size("0"), "'0' is not a memory size: must be at least 1 byte",
+                       std::invalid_argument);
   CHECK_THROWS_AS(parse_memory_size("1e30T"), std::invalid_argument);
   CHECK(format_bytes(uint64_t(3) << 29) == "1.5 GiB");
   // The paper's checkerboard: a few MiB; an 8192^2 grid for 20 steps: tens of GiB.

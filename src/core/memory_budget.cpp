@@ -36,7 +36,9 @@ uint64_t parse_memory_size(const std::string& text) {
   else if (!unit.empty())
     throw bad();
   const double bytes = value * scale;
-  if (!std::isfinite(bytes) || bytes < 1 || bytes >= 0x1p63) throw bad();
+  if (!std::isfinite(bytes) || bytes >= 0x1p63) throw bad();
+  if (bytes < 1)
+    throw std::invalid_argument("'" + text + "' is not a memory size: must be at least 1 byte");
   return uint64_t(bytes);
 }
 

@@ -100,8 +100,13 @@ Image load_png(const std::string& path) {
   std::unique_ptr<stbi_us, void (*)(void*)> pixels16(
       stbi_load_16_from_memory(data, int(bytes.size()), &w, &h, &channels, 4), stbi_image_free);
   if (!pixels16) {
-    const char* reason = stbi_failure_reason();
-    throw FileError(path + ": corrupt PNG (" + (reason ? reason : "the decoder failed") + ")");
+    // stb_image's reasons are terse ("Corrupt PNG" for most damage to the image data).
+    const std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "";
+    throw FileError(path + ": corrupt PNG (" +
+                    (reason.empty() || reason == "Corrupt PNG"
+                         ? std::string("its image data does not decode")
+                         : "the decoder says: " + reason) +
+                    ")");
   }
   if (uint32_t(w) != header_w || uint32_t(h) != header_h)
     throw FileError(path + ": corrupt PNG (decoded size differs from the header)");
