@@ -111,7 +111,9 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
       make_candidates(config, make_task, backend_of, choice.cpu.threads, resumed, resume_path);
   prepared.backend_name = prepared.candidates[0].backend->name();
   if (!prepared.vulkan)  // before the rollouts allocate their grids
-    check_memory(uint64_t(config.starts) * cpu_training_bytes(config, choice.cpu),
+    // Writing a checkpoint builds its JSON in memory first: about 4 times the file, plus the text.
+    check_memory(uint64_t(config.starts) * cpu_training_bytes(config, choice.cpu) +
+                     5 * checkpoint_bytes_estimate(config),
                  "training on the CPU", max_memory);
   return prepared;
 }
