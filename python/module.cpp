@@ -175,7 +175,10 @@ PyModel load(const std::string& path) {
   m.model = std::move(file.model);
   m.training = std::move(file.training);
   m.multi_start = std::move(file.multi_start);
-  if (m.training) m.history = m.training->history;
+  if (m.training) {  // every epoch measured, as a training in this process reports them
+    m.history = m.training->history;
+    if (m.training->measured) m.history.push_back(*m.training->measured);
+  }
   m.source = path;
   return m;
 }

@@ -8,6 +8,7 @@
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
+#include "dlca/train/training_setup.hpp"
 #include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 
@@ -68,6 +69,25 @@ TEST_CASE("model files and checkpoints round-trip exactly") {
   CHECK(back.training->second_moment == trainer.optimizer().second_moment());
   REQUIRE(back.training->history.size() == 3);
   CHECK(back.training->history[2].soft_loss == trainer.history()[2].soft_loss);
+  CHECK_FALSE(back.training->measured.has_value());
+
+  // A run that took its last epoch back (stopped when solved) keeps that epoch's measurement of
+  // the parameters it ends with: the history a loaded checkpoint reports ends with it.
+  trainer.keep_undo_state(true);
+  train(trainer, 5);
+  trainer.undo_last_epoch();
+  const TrainingState undone = training_state_of(trainer);
+  save_model_file(path, trainer.model(), &undone);
+  const ModelFile kept = load_checkpoint(path);
+  CHECK(kept.training->epoch == 4);
+  REQUIRE(kept.training->measured.has_value());
+  CHECK(kept.training->measured->epoch == 4);
+  CHECK(kept.training->measured->hard_loss == trainer.undone_epoch()->hard_loss);
+  CHECK(kept.training->measured->soft_loss == trainer.undone_epoch()->soft_loss);
+  Trainer restored(kept.model, task, cpu);
+  restore_training(restored, *kept.training);
+  REQUIRE(measured_epochs(restored).size() == 5);
+  CHECK(measured_epochs(restored).back().soft_loss == trainer.undone_epoch()->soft_loss);
 }
 
 TEST_CASE("resuming a checkpoint is bit-identical to the uninterrupted run") {

@@ -128,6 +128,16 @@ TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
   const auto ms = numbers_from_json(h.at("ms"), n, "training.history.ms");
   for (size_t e = 0; e < n; ++e)
     s.history.push_back({int64_t(e), soft[e], hard[e], int(active[e]), ms[e]});
+  if (t.contains("measured")) {
+    const auto& mj = t.at("measured");
+    const auto one = numbers_from_json(
+        nlohmann::json::array({mj.at("soft_loss"), mj.at("hard_loss"), mj.at("ms")}), 3,
+        "training.measured");
+    s.measured = EpochStats{s.epoch, one[0], one[1],
+                            json_integer<int, std::runtime_error>(
+                                mj.at("active_gates"), "training.measured.active_gates", 0),
+                            one[2]};
+  }
   return s;
 }
 
@@ -140,17 +150,24 @@ nlohmann::json training_json(const Model& m, const TrainingState& s) {
     active.push_back(e.active_gates);
     ms.push_back(std::round(e.milliseconds * 1000) / 1000);
   }
-  return {{"epoch", s.epoch},
-          {"optimizer",
-           {{"steps", s.optimizer_steps},
-            {"first_moment", s.first_moment},
-            {"second_moment", s.second_moment}}},
-          {"random",
-           {{"streams", m.config.random_streams == RandomStreams::kJax ? "jax" : "dlca"},
-            {"seed", m.config.seed},
-            {"next_epoch", s.epoch}}},
-          {"history",
-           {{"soft_loss", soft}, {"hard_loss", hard}, {"active_gates", active}, {"ms", ms}}}};
+  nlohmann::json out = {
+      {"epoch", s.epoch},
+      {"optimizer",
+       {{"steps", s.optimizer_steps},
+        {"first_moment", s.first_moment},
+        {"second_moment", s.second_moment}}},
+      {"random",
+       {{"streams", m.config.random_streams == RandomStreams::kJax ? "jax" : "dlca"},
+        {"seed", m.config.seed},
+        {"next_epoch", s.epoch}}},
+      {"history",
+       {{"soft_loss", soft}, {"hard_loss", hard}, {"active_gates", active}, {"ms", ms}}}};
+  if (s.measured)
+    out["measured"] = {{"soft_loss", s.measured->soft_loss},
+                       {"hard_loss", s.measured->hard_loss},
+                       {"active_gates", s.measured->active_gates},
+                       {"ms", std::round(s.measured->milliseconds * 1000) / 1000}};
+  return out;
 }
 
 nlohmann::json multi_start_json(const Model& chosen, const MultiStartRecord& r) {
@@ -305,13 +322,18 @@ ModelFile load_model_file(const std::string& path) {
 }
 
 TrainingState training_state_of(const Trainer& trainer) {
-  return {trainer.epoch(), trainer.optimizer().steps_taken(), trainer.optimizer().first_moment(),
-          trainer.optimizer().second_moment(), trainer.history()};
+  return {trainer.epoch(),
+          trainer.optimizer().steps_taken(),
+          trainer.optimizer().first_moment(),
+          trainer.optimizer().second_moment(),
+          trainer.history(),
+          trainer.undone_epoch()};
 }
 
 void restore_training(Trainer& trainer, TrainingState state) {
   trainer.restore(state.epoch, state.optimizer_steps, std::move(state.first_moment),
-                  std::move(state.second_moment), std::move(state.history));
+                  std::move(state.second_moment), std::move(state.history),
+                  std::move(state.measured));
 }
 
 std::string logits_checksum(const std::vector<float>& logits) {

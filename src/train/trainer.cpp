@@ -35,7 +35,8 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
 }
 
 void Trainer::restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
-                      std::vector<float> second_moment, std::vector<EpochStats> history) {
+                      std::vector<float> second_moment, std::vector<EpochStats> history,
+                      std::optional<EpochStats> measured) {
   if (epoch < 0 || history.size() != size_t(epoch))
     throw std::invalid_argument("Trainer::restore: history does not match the epoch");
   optimizer_.restore(optimizer_steps, std::move(first_moment), std::move(second_moment));
@@ -44,7 +45,8 @@ void Trainer::restore(int64_t epoch, int64_t optimizer_steps, std::vector<float>
   epoch_ = epoch;
   history_ = std::move(history);
   before_last_epoch_.steps = -1;
-  undone_.reset();
+  undone_ = measured;
+  if (undone_) undone_->epoch = epoch;
 }
 
 void Trainer::undo_last_epoch() {

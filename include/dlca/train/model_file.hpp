@@ -45,6 +45,9 @@ struct TrainingState {
   int64_t optimizer_steps = 0;
   std::vector<float> first_moment, second_moment;
   std::vector<EpochStats> history;  // every epoch so far (losses, active gates, wall time)
+  // A run stopped when solved takes its last epoch back, so that its parameters are those that
+  // scored hard loss 0: that measurement of the current parameters (Trainer::undone_epoch()).
+  std::optional<EpochStats> measured;
 };
 
 // One candidate of a multi-start run, in a checkpoint.

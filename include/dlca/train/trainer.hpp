@@ -35,8 +35,11 @@ class Trainer {
   const std::vector<EpochStats>& history() const { return history_; }
   // Continues a run from a checkpoint: optimizer moments and step count, epoch, history. The
   // data and mask streams are keyed by epoch, so the next epoch is the one the run would have had.
+  // `measured`: the current parameters' measurement when the checkpoint's last epoch was taken
+  // back (undone_epoch() of the run that wrote it).
   void restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
-               std::vector<float> second_moment, std::vector<EpochStats> history);
+               std::vector<float> second_moment, std::vector<EpochStats> history,
+               std::optional<EpochStats> measured = std::nullopt);
 
   // Keeps the state before each epoch (parameters, moments, step count) so that the epoch can be
   // taken back: a copy per epoch on the host, and on a device the download of that state.
