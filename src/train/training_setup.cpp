@@ -63,10 +63,12 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
 
 void check_resume(const ModelFile& checkpoint, const std::string& path,
                   const ExperimentConfig& config) {
-  // A multi-start run's checkpoint continues the whole run, or its chosen candidate alone
-  // (--starts 1 with that candidate's seed).
+  // A multi-start run's checkpoint continues the whole run; once solved (only the chosen candidate
+  // kept), that candidate alone (--starts 1 with its seed). An unsolved one is never cut down to
+  // one candidate, not even when the chosen one has the run's own seed and --starts was forgotten.
   const bool whole_run = checkpoint.multi_start &&
-                         !(config.starts == 1 && config.seed == checkpoint.model.config.seed);
+                         (!checkpoint.multi_start->candidates.empty() ||
+                          !(config.starts == 1 && config.seed == checkpoint.model.config.seed));
   const int64_t saved_epoch = checkpoint.training ? checkpoint.training->epoch : 0;
   require_same_config(path,
                       whole_run ? checkpoint.multi_start->run_config(checkpoint.model.config)

@@ -34,8 +34,20 @@ dlca_cli_test(recipe.file_zero_starts sh -c "sed 's/\"seed\": 23/\"seed\": 23, \
   && ${expect} 'x.json: starts: must be' $<TARGET_FILE:dlca_train_program> --config x.json")
 # A multi-start checkpoint resumed without its recipe: refused, naming what differs.
 dlca_cli_test(recipe.resume_needs_recipe sh -c "${train} --recipe robust --epochs 2 --quiet --save m.json \
-  && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\" \\(give the options' \
+  && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\". the checkpoint.s starts is 4 but this run.s is 1 \\(give the options' \
   ${train} --resume m.json --epochs 4")
+# An unsolved multi-start checkpoint resumed without --starts is refused, even when the chosen
+# candidate has the run's own seed (it continued that candidate alone, dropping the others).
+dlca_cli_test(recipe.resume_needs_starts sh -c "${train} --starts 3 --epochs 3 --steps 2 --quiet --save m.json \
+  && ${expect} --status 2 'the checkpoint.s starts is 3 but this run.s is 1' \
+  ${train} --resume m.json --epochs 4 --steps 2")
+# A run stopped when solved: resuming its checkpoint only for its outputs reports the epoch that
+# solved it (the checkpoint keeps that measurement).
+dlca_cli_test(recipe.stopped_checkpoint_remembers_its_zero sh -c "${train} --epochs 300 --stop-when-solved 1 \
+  --quiet --save m.json && ${train} --epochs 244 --resume m.json --summary s.json \
+  && grep -q '\"first_zero_epoch\": 244' s.json")
+set_tests_properties(recipe.stopped_checkpoint_remembers_its_zero PROPERTIES PASS_REGULAR_EXPRESSION
+  "final soft loss [^\n]*, hard loss 0\nhard loss first reached 0 at epoch 244\n")
 # robust repairs an unsolved circuit unless --no-repair says otherwise (in either order).
 dlca_cli_test(recipe.robust_repairs sh -c "${train} --recipe robust --epochs 1 --steps 1 --quiet \
   --save a.json && grep -q '\"repair\":true' a.json && ${train} --no-repair --recipe robust \
