@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -179,7 +180,7 @@ PyModel load(const std::string& path) {
     m.history = m.training->history;
     if (m.training->measured) m.history.push_back(*m.training->measured);
   }
-  m.source = path;
+  m.source = std::filesystem::absolute(path).string();  // still right after os.chdir
   return m;
 }
 

@@ -200,7 +200,11 @@ def _export(self, path, format=None, name=""):
     atomically."""
     path = _path("path", path)
     source = self.source_path
-    if source is not None and _os.path.exists(path) and _os.path.samefile(path, source):
+    try:
+        same = source is not None and _os.path.samefile(path, source)
+    except OSError:  # either file missing: not the same file
+        same = False
+    if same:
         raise ValueError("%s: is the file this model was loaded from; write it somewhere else"
                          % path)
     if format is None:

@@ -160,7 +160,7 @@ class CircuitTest(Scratch):
         # A model loaded from a file never overwrites that file with an export.
         self.model.save(self.path("model.json"))
         loaded = dlca.load(self.path("model.json"))
-        self.assertEqual(loaded.source_path, self.path("model.json"))
+        self.assertEqual(loaded.source_path, os.path.abspath(self.path("model.json")))
         with self.assertRaisesRegex(ValueError, "is the file this model was loaded from"):
             loaded.export(self.path("model.json"))
         self.assertTrue(dlca.load(self.path("model.json")).is_checkpoint)

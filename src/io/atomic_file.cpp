@@ -167,6 +167,14 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
   out.commit();
 }
 
+bool is_written_in_place(const std::string& path) {
+  try {
+    return written_directly(path);
+  } catch (const FileError&) {  // a directory: refused when written
+    return false;
+  }
+}
+
 void check_writable(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {

@@ -76,15 +76,18 @@ std::string histogram_line(const std::vector<int>& counts) {
   return line.empty() ? "none" : line;
 }
 
+// The loss curves go beside the log, unless the log is a device or pipe (/dev/null, a FIFO):
+// then there is no "beside" to write to.
+std::string log_svg_path(const std::string& log_path) {
+  return log_path.empty() || is_written_in_place(log_path) ? "" : svg_beside(log_path);
+}
+
 }  // namespace
 
 std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options) {
-  return {{"--log", options.log_path},
-          {"--log (its SVG)", options.log_path.empty() ? "" : svg_beside(options.log_path)},
-          {"--summary", options.summary_path},
-          {"--save", options.save_path},
-          {"--gif", options.gif_path},
-          {"--histogram", options.histogram_path}};
+  return {{"--log", options.log_path},         {"--log (its SVG)", log_svg_path(options.log_path)},
+          {"--summary", options.summary_path}, {"--save", options.save_path},
+          {"--gif", options.gif_path},         {"--histogram", options.histogram_path}};
 }
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
@@ -351,8 +354,8 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
 
   if (!options.log_path.empty()) {
     write_file_atomically(options.log_path, csv());
-    write_file_atomically(svg_beside(options.log_path),
-                          loss_curves_svg(history, summary.experiment + ": loss per epoch"));
+    if (const std::string svg = log_svg_path(options.log_path); !svg.empty())
+      write_file_atomically(svg, loss_curves_svg(history, summary.experiment + ": loss per epoch"));
   }
   if (!options.histogram_path.empty())
     write_file_atomically(options.histogram_path,

@@ -97,6 +97,7 @@ device)  # An output that is a device (a null device made here) is written into,
   "$train" --epochs 1 --steps 1 --quiet --summary null --log null >/dev/null ||
     fail "training failed"
   [ -c null ] || fail "the device was replaced by a $(stat -c %F null)"
+  [ -e null.svg ] && fail "a log written to a device left its loss curves beside it (null.svg)"
   [ -c /dev/null ] || fail "/dev/null is no longer a device"
   no_temporaries
   ;;

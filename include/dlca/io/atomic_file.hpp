@@ -42,6 +42,9 @@ void write_file_atomically(const std::string& path, std::string_view contents);
 // writable, and it is not a directory), so a long run can refuse a bad output path before it
 // starts.
 void check_writable(const std::string& path);
+// True when writes to `path` go in place (an existing device, pipe or socket, /dev/stdout): no
+// temporary file, and no files meant to sit beside it either.
+bool is_written_in_place(const std::string& path);
 std::string read_file(const std::string& path, size_t max_bytes = size_t(1) << 30);
 
 // Unlinks every temporary file this process is writing. Async-signal-safe (signal handlers call
