@@ -188,6 +188,14 @@ TEST_CASE("damaged model files are refused by name and reason") {
   CHECK(resealed([](auto& c) { c["training"]["epoch"] = 7; }).find("optimizer steps") !=
         std::string::npos);
   CHECK(resealed([](auto& c) { c.erase("training"); }).find("training") != std::string::npos);
+  // Keys dlca never writes are refused, not ignored, at every level.
+  CHECK(resealed([](auto& c) { c["aaa"] = 1; }).find("the file: unknown key \"aaa\"") !=
+        std::string::npos);
+  CHECK(resealed([](auto& c) { c["training"]["aaa"] = 1; }).find("training: unknown key \"aaa\"") !=
+        std::string::npos);
+  CHECK(resealed([](auto& c) {
+          c["training"]["history"]["aaa"] = 1;
+        }).find("training.history: unknown key \"aaa\"") != std::string::npos);
   CHECK(refusal("no/such/model.json").find("no/such/model.json") != std::string::npos);
 }
 

@@ -96,7 +96,28 @@ T get_checked(const nlohmann::json& j, const char* key, T low, const char* what)
   return v.get<T>();
 }
 
+// Refuses keys dlca never writes (an edited or foreign file), naming the first: silently ignoring
+// them would read a file as something it is not.
+void require_known_keys(const nlohmann::json& j, std::initializer_list<const char*> known,
+                        const char* where) {
+  if (!j.is_object()) throw std::runtime_error(fmt::format("{}: must be a JSON object", where));
+  for (const auto& [key, value] : j.items()) {
+    bool found = false;
+    for (const char* k : known) found = found || key == k;
+    if (!found) throw std::runtime_error(fmt::format("{}: unknown key \"{}\"", where, key));
+  }
+}
+
 TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
+  require_known_keys(t, {"epoch", "optimizer", "random", "history", "measured"}, "training");
+  require_known_keys(t.at("optimizer"), {"steps", "first_moment", "second_moment"},
+                     "training.optimizer");
+  require_known_keys(t.at("random"), {"streams", "seed", "next_epoch"}, "training.random");
+  require_known_keys(t.at("history"), {"soft_loss", "hard_loss", "active_gates", "ms"},
+                     "training.history");
+  if (t.contains("measured"))
+    require_known_keys(t.at("measured"), {"soft_loss", "hard_loss", "active_gates", "ms"},
+                       "training.measured");
   TrainingState s;
   s.epoch = get_checked<int64_t>(t, "epoch", 0, "training");
   const auto& opt = t.at("optimizer");
@@ -188,6 +209,8 @@ nlohmann::json multi_start_json(const Model& chosen, const MultiStartRecord& r) 
 }
 
 MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& chosen) {
+  require_known_keys(j, {"run_seed", "starts", "chosen", "solved_epoch", "candidates"},
+                     "multi_start");
   MultiStartRecord r;
   r.run_seed =
       json_integer<uint64_t, std::runtime_error>(j.at("run_seed"), "multi_start.run_seed", 0);
@@ -204,6 +227,7 @@ MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& cho
   if (!list.is_array() || (!list.empty() && list.size() != size_t(r.starts)))
     throw std::runtime_error("multi_start.candidates: must list every start or none");
   for (size_t k = 0; k < list.size(); ++k) {
+    require_known_keys(list[k], {"seed", "logits", "training"}, "multi_start.candidates[]");
     StartState c;
     c.seed = json_integer<uint64_t, std::runtime_error>(list[k].at("seed"),
                                                         "multi_start.candidates.seed", 0);
@@ -286,6 +310,11 @@ ModelFile load_model_file(const std::string& path) {
     j.erase("checksum");
     if (stored != checksum_of(j))
       throw std::runtime_error("checksum mismatch: the file is corrupted or was edited");
+    require_known_keys(j,
+                       {"format", "version", "kind", "config", "wiring", "logits", "task",
+                        "training", "multi_start"},
+                       "the file");
+    require_known_keys(j.at("wiring"), {"perception", "update"}, "wiring");
     ModelFile out;
     Model& m = out.model;
     m.config = config_from_json(j.at("config"));
