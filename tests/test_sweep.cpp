@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "dlca/core/config.hpp"
+#include "dlca/io/atomic_file.hpp"
 #include "dlca/train/sweep.hpp"
 #include "scratch_dir.hpp"
 
@@ -39,8 +40,10 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
     r.seed = sweep.runs()[run].seed;
     r.options = sweep.runs()[run].options;
     r.first_zero_epoch = epoch;
-    r.epochs = 1000;
+    r.epochs = 500;
     r.wall_seconds = wall;
+    r.model = "models/" + sweep.runs()[run].id + ".json";  // resume needs the model beside the row
+    dlca::write_file_atomically(dir / ("s/" + r.model), "{}");
     r.final_hard_loss = epoch ? final_hard_loss : 17;
     sweep.record(run, r);
   };
@@ -56,6 +59,12 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
   again.open();
   CHECK(again.finished_count() == 5);
   CHECK(again.summary_markdown() == table);
+  // A run whose model file is gone is trained again.
+  std::filesystem::remove(dir / ("s/models/" + sweep.runs()[0].id + ".json"));
+  dlca::Sweep without_model(spec, tiny_experiment(), dir / "s");
+  without_model.open();
+  CHECK(without_model.finished_count() == 4);
+  CHECK_FALSE(without_model.finished(0));
 }
 
 TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not converted") {
@@ -88,6 +97,7 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   CHECK(refusal("final_hard_loss", -1) == "final_hard_loss: must be a finite number >= 0, got -1");
   CHECK(refusal("wall_seconds", "3") == "wall_seconds: must be a finite number >= 0, got \"3\"");
   CHECK(refusal("model", 5) == "model: must be a string, got 5");
+  CHECK(refusal("extra", 1) == "unknown key \"extra\"");
 }
 
 TEST_CASE("sweep: option texts too long for a file name give short run names") {

@@ -130,6 +130,21 @@ SweepSetting parse_setting(const std::string& text) {
   return setting;
 }
 
+namespace {
+
+// The keys SweepRow::to_json writes (and from_json accepts).
+const std::set<std::string>& to_json_keys() {
+  static const std::set<std::string> keys = [] {
+    std::set<std::string> all;
+    const nlohmann::json row = SweepRow().to_json();
+    for (const auto& [key, value] : row.items()) all.insert(key);
+    return all;
+  }();
+  return keys;
+}
+
+}  // namespace
+
 nlohmann::json SweepRow::to_json() const {
   return {{"seed", seed},
           {"options", options},
@@ -161,6 +176,9 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
     return j.at(key).get<std::string>();
   };
   if (!j.is_object()) throw std::runtime_error("not a JSON object");
+  for (const auto& [key, value] : j.items())
+    if (!to_json_keys().count(key))
+      throw std::runtime_error(fmt::format("unknown key \"{}\"", key));
   SweepRow row;
   row.seed = json_integer<uint64_t>(j.at("seed"), "seed", 0);
   row.options = text("options");
@@ -330,6 +348,13 @@ void Sweep::open() {
       SweepRow row = SweepRow::from_json(parse_json_text(read_file(file.string())));
       if (row.seed != run.seed || row.options != run.options)
         throw std::runtime_error("it is the row of another run");
+      if (row.epochs > run.config.epochs)
+        throw std::runtime_error(
+            fmt::format("epochs: {} is beyond the sweep's {}", row.epochs, run.config.epochs));
+      if (row.model != "models/" + run.id + ".json")
+        throw std::runtime_error(
+            fmt::format("model: must be models/{}.json, got {}", run.id, row.model));
+      if (!fs::exists(dir / row.model, error)) continue;  // its model is gone: train it again
       rows_[run.index] = std::move(row);
     } catch (const FileError&) {
       throw;
