@@ -70,6 +70,8 @@ TEST_CASE("impossible configurations are rejected by field") {
                       c.starts = 64;
                     }),
                     "starts: too large"));
+  CHECK(starts_with(rejection([](auto& c) { c.epochs = 2000000000; }), "epochs: too large"));
+  CHECK(rejection([](auto& c) { c.epochs = 1000000; }).empty());
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {}; }), "loss_channels"));
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {0, 0}; }), "loss_channels"));
   CHECK(starts_with(rejection([](auto& c) { c.sharpen_to = 0; }), "sharpen_to"));

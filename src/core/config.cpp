@@ -193,9 +193,12 @@ void validate(const ExperimentConfig& c) {
                    c.update_layers[l - 1], c.update_layers[l], false);
 
   if (const uint64_t bytes = checkpoint_bytes_estimate(c); bytes > kMaxModelFileBytes)
-    reject(c.starts > 1 ? "starts" : "update_layers",
+    reject(uint64_t(c.epochs) * 40 * 2 > bytes / (c.starts > 1 ? uint64_t(c.starts) + 1 : 1)
+               ? "epochs"  // the history is most of it
+           : c.starts > 1 ? "starts"
+                          : "update_layers",
            fmt::format("too large: a checkpoint would take about {:.1f} GB ({} candidate(s)), more "
-                       "than dlca reads back ({:.1f} GB); use fewer gates or starts",
+                       "than dlca reads back ({:.1f} GB); use fewer gates, starts or epochs",
                        double(bytes) / 1e9, c.starts, double(kMaxModelFileBytes) / 1e9));
 
   if (c.random_streams == RandomStreams::kJax && c.seed > 0xFFFFFFFFull)
@@ -216,9 +219,10 @@ uint64_t checkpoint_bytes_estimate(const ExperimentConfig& c) {
     gates += uint64_t(c.kernels) * uint64_t(c.perception_layers[l]);
   for (size_t l = 1; l < c.update_layers.size(); ++l) gates += uint64_t(c.update_layers[l]);
   // Logits and both moments of the kept model, and of every candidate when there are several;
-  // about 20 bytes per number as JSON text (measured on a trained lizard checkpoint).
+  // about 20 bytes per number as JSON text (measured on a trained lizard checkpoint); and each
+  // one's history, four numbers per epoch, about 40 bytes.
   const uint64_t copies = c.starts > 1 ? uint64_t(c.starts) + 1 : 1;
-  return gates * 16 * 3 * copies * 20;
+  return (gates * 16 * 3 * 20 + uint64_t(std::max(c.epochs, 0)) * 40) * copies;
 }
 
 ExperimentConfig paper_config(std::string name, int channels, int kernels,
