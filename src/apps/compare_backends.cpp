@@ -143,6 +143,9 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
         if (dlca::names_a_file(config)) throw;  // a file that cannot be read: exit status 1
         std::fprintf(stderr, "%s: --config: %s\n", program, e.what());  // no such experiment
         return 2;
+      } catch (const dlca::ConfigError& e) {  // a file that reads but is no valid experiment
+        std::fprintf(stderr, "%s: --config: %s\n", program, e.what());
+        return 2;
       }
       if (batch) w.experiment.config.batch = batch;
       if (size) w.experiment.config.height = w.experiment.config.width = size;
@@ -246,6 +249,9 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
       std::fflush(stdout);
     }
     if (!csv_path.empty()) dlca::write_file_atomically(csv_path, csv);
+  } catch (const dlca::PathConflict& e) {  // two options naming one file: bad usage
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory while training (try a smaller --batch or --size)\n",
                  program);

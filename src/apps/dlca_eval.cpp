@@ -142,6 +142,9 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
   } catch (const std::invalid_argument& e) {  // a model the test cannot evaluate
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return dlca::cli::kExitUsage;
+  } catch (const dlca::PathConflict& e) {  // two options naming one file: bad usage
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory for the evaluation grid (try a smaller --size)\n",
                  program);

@@ -87,6 +87,9 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
       dlca::write_file_atomically(verilog_path, dlca::circuit_to_verilog(circuit, name));
     if (!html_path.empty()) dlca::write_file_atomically(html_path, dlca::circuit_page_html(page));
     return 0;
+  } catch (const dlca::PathConflict& e) {  // two options naming one file: bad usage
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory while exporting the circuit\n", program);
     return 1;

@@ -377,6 +377,9 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
   } catch (const dlca::cli::UsageError& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return dlca::cli::kExitUsage;
+  } catch (const dlca::PathConflict& e) {  // two options naming one file: bad usage
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return dlca::cli::kExitUsage;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr,
                  "%s: out of memory for the grid and its pictures (try a smaller "

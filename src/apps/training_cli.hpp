@@ -172,7 +172,7 @@ struct TrainingCli {
     run.epochs = config.epochs;
     try {
       if (run.checkpoint_every > 0 && run.save_path.empty())
-        throw std::runtime_error("--checkpoint-every: needs --save FILE to write to");
+        throw UsageError("--checkpoint-every: needs --save FILE to write to");
       std::vector<NamedPath> all_inputs = inputs;
       all_inputs.push_back({"--resume", resume_path});
       check_output_paths(all_inputs, training_output_paths(run), {{"--resume", "--save"}});
@@ -216,6 +216,12 @@ struct TrainingCli {
     } catch (const ResumeMismatch& e) {
       std::fprintf(stderr, "%s: %s\n", program, e.what());
       return 2;
+    } catch (const UsageError& e) {
+      std::fprintf(stderr, "%s: %s\n", program, e.what());
+      return kExitUsage;
+    } catch (const PathConflict& e) {  // two options naming one file
+      std::fprintf(stderr, "%s: %s\n", program, e.what());
+      return kExitUsage;
     } catch (const std::bad_alloc&) {
       std::fprintf(stderr,
                    "%s: out of memory while training (the estimate before the start was too low; "

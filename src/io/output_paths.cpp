@@ -53,7 +53,7 @@ void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<
   for (const NamedPath& out : outputs) {
     if (out.path.empty()) continue;
     const auto fail = [&](const std::string& why) {
-      return FileError(out.option + " " + out.path + ": " + why);
+      return PathConflict(out.option + " " + out.path + ": " + why);
     };
     try {
       check_writable(out.path);

@@ -147,6 +147,10 @@ dlca_cli_test(hostile.cli.gpu_tables_circuit ${expect}
 dlca_cli_test(hostile.cli.compare_unknown_experiment ${expect} --status 2
   "^compare_backends: --config: 'nonexist': no experiment of that name"
   $<TARGET_FILE:compare_backends> --config nonexist --epochs 1)
+# An experiment file that reads but is impossible is a bad value (2), as in dlca train.
+dlca_cli_test(hostile.cli.compare_impossible_experiment sh -c "sed 's/\"steps\": [0-9]*/\"steps\": 0/' \
+  ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && ${expect} --status 2 \
+  '^compare_backends: --config: .*steps' $<TARGET_FILE:compare_backends> --config x.json --epochs 1 --cpu-only")
 # --name names a C function or Verilog module: with only --html or --digitaljs it would be ignored.
 dlca_cli_test(hostile.cli.export_name_without_c_or_verilog sh -c "${tc} --epochs 1 --steps 1 --quiet --save m.json \
   && ${expect} --status 2 '^dlca_export: --name: names the C function or Verilog module. give --c or --verilog$' \

@@ -11,17 +11,20 @@ dlca_cli_test(files.save_is_directory sh -c "mkdir d && ${expect} '^train_checke
   ${train} --epochs 1000000 --quiet --save d")
 set_tests_properties(files.save_is_directory PROPERTIES TIMEOUT 30)
 dlca_cli_test(files.output_is_input sh -c "${model_m} && cp m.json before.json \
-  && ${expect} '^dlca_run: --png m.json: is the input --model m.json' ${run} --model m.json --png m.json \
-  && ${expect} '^dlca_eval: --csv ./m.json: is the input --model m.json' $<TARGET_FILE:dlca_eval> --model m.json --csv ./m.json \
-  && ${expect} '^dlca_export: --c m.json: is the input --model m.json' $<TARGET_FILE:dlca_export> --model m.json --c m.json \
-  && ${expect} '^train_checkerboard: --log m.json: is the input --resume m.json' ${train} --epochs 2 --steps 1 --resume m.json --log m.json \
+  && ${expect} --status 2 '^dlca_run: --png m.json: is the input --model m.json' ${run} --model m.json --png m.json \
+  && ${expect} --status 2 '^dlca_eval: --csv ./m.json: is the input --model m.json' $<TARGET_FILE:dlca_eval> --model m.json --csv ./m.json \
+  && ${expect} --status 2 '^dlca_export: --c m.json: is the input --model m.json' $<TARGET_FILE:dlca_export> --model m.json --c m.json \
+  && ${expect} --status 2 '^train_checkerboard: --log m.json: is the input --resume m.json' ${train} --epochs 2 --steps 1 --resume m.json --log m.json \
   && cmp m.json before.json")
-dlca_cli_test(files.equal_outputs sh -c "mkdir sub && ${expect} '^train_checkerboard: --summary sub/../a.csv: is also the output --log a.csv$' \
+dlca_cli_test(files.equal_outputs sh -c "mkdir sub && ${expect} --status 2 '^train_checkerboard: --summary sub/../a.csv: is also the output --log a.csv$' \
   ${train} --epochs 1000000 --log a.csv --summary sub/../a.csv \
   && ${expect} '^train_checkerboard: --histogram r.svg: is also the output --log \\(its SVG\\) r.svg$' \
   ${train} --epochs 1000000 --log r.csv --histogram r.svg \
   && ${model_m} && ${expect} '^dlca_run: --csv x: is also the output --png x$' ${run} --model m.json --png x --csv x --target checkerboard")
 set_tests_properties(files.equal_outputs PROPERTIES TIMEOUT 30)
+# --checkpoint-every with nowhere to write: bad usage.
+dlca_cli_test(files.checkpoint_every_needs_save ${expect} --status 2
+  "^train_checkerboard: --checkpoint-every: needs --save FILE to write to$" ${train} --checkpoint-every 2)
 # Resuming and saving to the same checkpoint stays allowed.
 dlca_cli_test(files.resume_save_same sh -c "${model_m} && ${train} --epochs 2 --steps 1 --quiet --resume m.json --save m.json")
 set_tests_properties(files.resume_save_same PROPERTIES PASS_REGULAR_EXPRESSION "2 epochs \\(resumed at epoch 1\\)")

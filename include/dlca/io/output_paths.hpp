@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "dlca/io/atomic_file.hpp"
+
 namespace dlca {
 
 struct NamedPath {
@@ -16,8 +18,16 @@ struct NamedPath {
   std::string path;    // empty: not given, ignored
 };
 
+// Thrown when two paths given name the same file (an output that is an input, or two outputs):
+// options that contradict each other, which the programs report as bad usage (exit status 2).
+class PathConflict : public FileError {
+ public:
+  using FileError::FileError;
+};
+
 // `may_replace`: (input option, output option) pairs that may name the same file, e.g.
-// {"--resume", "--save"} (continue a checkpoint and save it in place). Throws FileError.
+// {"--resume", "--save"} (continue a checkpoint and save it in place). Throws PathConflict for
+// paths that name one file, FileError for an output that cannot be written.
 void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
                         const std::vector<std::pair<std::string, std::string>>& may_replace = {});
 
