@@ -143,7 +143,7 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
   {
     py::gil_scoped_release release;
     const MakeTask task_of = [&](const ExperimentConfig& c) { return make_task(experiment, c); };
-    config = resolve_recipe(config, task_of);
+    config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
     PreparedTraining prepared =
         prepare_training(config, task_of, choice, resumed ? &*resumed : nullptr, o.resume,
                          o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));

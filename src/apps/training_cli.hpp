@@ -197,7 +197,7 @@ struct TrainingCli {
           return std::unique_ptr<Task>(new Made(make_task(c)));
       };
       choice.cpu = backend;
-      config = resolve_recipe(config, task_of);
+      config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
       const PreparedTraining prepared =
           prepare_training(config, task_of, choice, resumed ? &*resumed : nullptr, resume_path,
                            max_memory.empty() ? 0 : parse_memory_size(max_memory));

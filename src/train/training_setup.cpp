@@ -87,10 +87,18 @@ std::vector<Trainer*> PreparedTraining::trainers() const {
   return all;
 }
 
-ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& make_task) {
+ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& make_task,
+                                const ModelFile* resumed) {
   if (config.recipe != Recipe::kRobust) return config;
   validate(config);  // before a task builds its data for an impossible grid
-  return with_recipe_schedule(config, make_task(config)->describe().kind == TaskKind::kImage);
+  ExperimentConfig c = config;
+  if (resumed && c.noise == 0.0f && c.sharpen_to == 1.0f) {
+    const ExperimentConfig& saved = resumed->model.config;  // every candidate has the same schedule
+    c.noise = saved.noise, c.noise_start = saved.noise_start, c.noise_end = saved.noise_end;
+    c.sharpen_to = saved.sharpen_to, c.sharpen_start = saved.sharpen_start;
+    c.sharpen_end = saved.sharpen_end;
+  }
+  return with_recipe_schedule(c, make_task(c)->describe().kind == TaskKind::kImage);
 }
 
 PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask& make_task,

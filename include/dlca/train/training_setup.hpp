@@ -38,7 +38,11 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
 // The configuration with its recipe's schedule resolved for the task (with_recipe_schedule:
 // robust's noise and sharpening for a target grown from a fixed start, an image task). Every
 // training entry point calls it once the configuration is final, before prepare_training.
-ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& make_task);
+// `resumed`: the checkpoint a run continues. A robust image run given no schedule of its own takes
+// the checkpoint's (derived from the epochs it was started with), so that it can be resumed to
+// more epochs than it first had.
+ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& make_task,
+                                const ModelFile* resumed = nullptr);
 
 // Validates the configuration and the checkpoint (check_resume) first.
 // `choice.cpu` is every candidate's CPU backend (its threads split between candidates);
