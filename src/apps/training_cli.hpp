@@ -43,6 +43,8 @@ struct TrainingCli {
   std::string streams;
   std::string resume_path;
   std::string max_memory;
+  // The schedule's epoch options, to refuse them where they would have no effect.
+  std::vector<std::pair<CLI::Option*, const int*>> schedule_epochs;
   // Files the program reads (--config, --target, ...), checked against the outputs before work.
   std::vector<NamedPath> inputs;
 
@@ -111,26 +113,34 @@ struct TrainingCli {
                    "off); the gradient still flows through the undivided softmax")
         ->capture_default_str()
         ->transform(rate<float>());
-    app.add_option("--sharpen-start", config.sharpen_start,
-                   "epoch where the forward temperature starts falling from 1")
-        ->capture_default_str()
-        ->transform(non_negative_integer());
-    app.add_option("--sharpen-end", config.sharpen_end,
-                   "epoch where it reaches --sharpen-to (geometrically) and stays")
-        ->capture_default_str()
-        ->transform(non_negative_integer());
+    schedule_epochs.emplace_back(
+        app.add_option("--sharpen-start", config.sharpen_start,
+                       "epoch where the forward temperature starts falling from 1")
+            ->capture_default_str()
+            ->transform(non_negative_integer()),
+        &config.sharpen_start);
+    schedule_epochs.emplace_back(
+        app.add_option("--sharpen-end", config.sharpen_end,
+                       "epoch where it reaches --sharpen-to (geometrically) and stays")
+            ->capture_default_str()
+            ->transform(non_negative_integer()),
+        &config.sharpen_end);
     app.add_option("--noise", config.noise,
                    "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch "
                    "(0 = off)")
         ->capture_default_str()
         ->transform(number_from_to<float>(0, 100));
-    app.add_option("--noise-start", config.noise_start, "epoch from which --noise applies")
-        ->capture_default_str()
-        ->transform(non_negative_integer());
-    app.add_option("--noise-end", config.noise_end,
-                   "epoch from which --noise stops (0 = it never stops)")
-        ->capture_default_str()
-        ->transform(non_negative_integer());
+    schedule_epochs.emplace_back(
+        app.add_option("--noise-start", config.noise_start, "epoch from which --noise applies")
+            ->capture_default_str()
+            ->transform(non_negative_integer()),
+        &config.noise_start);
+    schedule_epochs.emplace_back(
+        app.add_option("--noise-end", config.noise_end,
+                       "epoch from which --noise stops (0 = it never stops)")
+            ->capture_default_str()
+            ->transform(non_negative_integer()),
+        &config.noise_end);
     app.add_flag("--repair,!--no-repair", config.repair,
                  "when training ends with hard loss above 0, try each uncertain gate's other "
                  "likely ops one at a time, keeping changes that lower it; the circuit is kept "
@@ -197,7 +207,22 @@ struct TrainingCli {
           return std::unique_ptr<Task>(new Made(make_task(c)));
       };
       choice.cpu = backend;
+      std::vector<std::pair<std::string, int>> given;  // schedule epochs given on the command line
+      for (const auto& [option, value] : schedule_epochs)
+        if (option->count() > 0) given.emplace_back(option->get_name(), *value);
       config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
+      for (const auto& [name, value] : given) {
+        const bool noise = name.rfind("--noise", 0) == 0;
+        const int now = name == "--noise-start"     ? config.noise_start
+                        : name == "--noise-end"     ? config.noise_end
+                        : name == "--sharpen-start" ? config.sharpen_start
+                                                    : config.sharpen_end;
+        if ((noise ? config.noise == 0.0f : config.sharpen_to == 1.0f) || now != value)
+          throw UsageError(fmt::format(
+              "{}: has no effect without {} (give it too, also with --recipe robust, whose own "
+              "schedule replaces a partial one)",
+              name, noise ? "--noise above 0" : "--sharpen-to below 1"));
+      }
       const PreparedTraining prepared =
           prepare_training(config, task_of, choice, resumed ? &*resumed : nullptr, resume_path,
                            max_memory.empty() ? 0 : parse_memory_size(max_memory));

@@ -98,7 +98,7 @@ dlca_cli_test(recipe.noise_negative ${expect}
   "^train_checkerboard: --noise: must be a number from 0 to 100, got -1" ${train} --noise -1)
 dlca_cli_test(recipe.sharpen_end_before_start ${expect}
   "^train_checkerboard: invalid configuration: sharpen_end: must not be before sharpen_start"
-  ${train} --sharpen-start 9 --sharpen-end 3)
+  ${train} --sharpen-to 0.5 --sharpen-start 9 --sharpen-end 3)
 # --repair: the paper's checkerboard (seed 23) after 236 epochs fails (44 wrong bits on its batch, 915 on
 # the 16 batches the repair scores); one gate change makes it work on all of them (training alone
 # first reaches 0 at epoch 244). The saved model scores 0.
@@ -115,3 +115,8 @@ dlca_cli_test(recipe.robust_image_resumes_longer sh -c "$<TARGET_FILE:dlca_progr
   --resume g.json --quiet")
 set_tests_properties(recipe.robust_image_resumes_longer PROPERTIES PASS_REGULAR_EXPRESSION
   "5 epochs \\(resumed at epoch 4\\)[^\n]*\n(.*\n)*logit noise: Gumbel of scale 0.1 from epoch 2 to 3")
+# A schedule epoch without its lever would change nothing: refused, as other options without effect.
+dlca_cli_test(recipe.noise_start_without_noise ${expect} --status 2
+  "^train_checkerboard: --noise-start: has no effect without --noise above 0" ${train} --noise-start 5 --epochs 2)
+dlca_cli_test(recipe.sharpen_end_without_sharpen_to ${expect} --status 2
+  "^train_checkerboard: --sharpen-end: has no effect without --sharpen-to below 1" ${train} --sharpen-end 5 --epochs 2)
