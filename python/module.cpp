@@ -28,6 +28,7 @@
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/cell_pictures.hpp"
 #include "dlca/io/data_dir.hpp"
+#include "dlca/io/image_target.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/train/experiment_file.hpp"
 #include "dlca/train/model_file.hpp"
@@ -114,6 +115,11 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
   if (!experiment.task.image.empty())
     inputs.push_back({"the experiment's image", experiment.task.image});
   check_output_paths(inputs, training_output_paths(run), {{"--resume", "--save"}});
+  if (const uint64_t pixels =  // the target PNG is decoded at its own size first
+      experiment.task.image.empty() ? 0 : png_header_pixels(experiment.task.image))
+    check_memory(pixels * uint64_t(kPngDecodeBytesPerPixel),
+                 "decoding the experiment's image " + experiment.task.image,
+                 o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
   std::optional<ModelFile> resumed;
   if (!o.resume.empty()) resumed = load_checkpoint(o.resume);
 

@@ -18,6 +18,7 @@
 #include "dlca/core/memory_budget.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/io/atomic_file.hpp"
+#include "dlca/io/image_target.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/train/backend_choice.hpp"
 #include "dlca/train/model_file.hpp"
@@ -186,6 +187,11 @@ struct TrainingCli {
       std::vector<NamedPath> all_inputs = inputs;
       all_inputs.push_back({"--resume", resume_path});
       check_output_paths(all_inputs, training_output_paths(run), {{"--resume", "--save"}});
+      const uint64_t memory_limit = max_memory.empty() ? 0 : parse_memory_size(max_memory);
+      for (const NamedPath& input : inputs)  // a target PNG is decoded at its own size first
+        if (const uint64_t pixels = input.path.empty() ? 0 : png_header_pixels(input.path))
+          check_memory(pixels * uint64_t(kPngDecodeBytesPerPixel),
+                       fmt::format("decoding {} {}", input.option, input.path), memory_limit);
       std::optional<ModelFile> resumed;
       if (!resume_path.empty()) {
         try {

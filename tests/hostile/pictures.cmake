@@ -33,3 +33,7 @@ set_tests_properties(hostile.png_round_trip PROPERTIES PASS_REGULAR_EXPRESSION "
 dlca_cli_test(hostile.png_decode_counts_for_max_memory sh -c "${make_png} bomb.png 8192 8192 8 0 8192 && ${expect} \
   '^dlca_run: a 16x16 grid of 2 channels needs about 1\\.[0-9]+ GiB of memory, more than --max-memory 64\\.0 MiB$' \
   ${run} --model ${v2_model} --init bomb.png --size 16 --steps 1 --max-memory 64M")
+# Training counts decoding its target PNG too, before decoding it.
+dlca_cli_test(hostile.png_decode_counts_for_training sh -c "${make_png} bomb.png 8192 8192 8 0 8192 && ${expect} \
+  '^train_image: decoding --target bomb\\.png needs about 1\\.[0-9]+ GiB of memory, more than --max-memory 100\\.0 MiB$' \
+  ${image} --target bomb.png --size 8 --epochs 1 --max-memory 100M")
