@@ -114,12 +114,16 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
       ->excludes("--size");
   app.add_flag("--profile", profile, "print Vulkan dispatches and GPU time per phase");
   app.add_option("--csv", csv_path, "also write the table as CSV");
-  app.add_flag("--cpu-only", cpu_only,
-               "time the CPU side alone (for workloads too slow on a CPU Vulkan device)");
+  CLI::Option* cpu_only_flag =
+      app.add_flag("--cpu-only", cpu_only,
+                   "time the CPU side alone (for workloads too slow on a CPU Vulkan device)")
+          ->excludes("--device")
+          ->excludes("--profile");
   app.add_flag("--vulkan-only", vulkan_only, "time the Vulkan side alone")->excludes("--cpu-only");
   app.add_option("--chunk-mb", chunk_mb,
                  "Vulkan: activations per chunk of cells, MiB (0 = the backend's default)")
-      ->transform(dlca::cli::integer_from_to<uint64_t>(0, uint64_t(1) << 20));
+      ->transform(dlca::cli::integer_from_to<uint64_t>(0, uint64_t(1) << 20))
+      ->excludes(cpu_only_flag);  // Vulkan options would have no effect on the CPU side alone
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
 
   const dlca::StopSignals signals(

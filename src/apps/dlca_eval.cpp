@@ -112,6 +112,15 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
                       "damaged and 1 to heal (--block-steps, --steps)",
                       s.block_steps, s.steps));
     s.random_square = robustness ? square : 0;
+    // A block or square of side 0 damages nothing (the test would test nothing); one wider than
+    // the grid is the whole grid, which is not what the option says.
+    for (const auto& [option, side] :
+         {std::pair{"--block", s.block}, {"--square", s.random_square}})
+      if ((option == std::string("--block") ? test == "fault" || test == "heal" : robustness) &&
+          (side < 1 || side > s.size))
+        throw dlca::cli::UsageError(
+            fmt::format("{} {}: must be from 1 to the grid's side ({}) for --test {}", option, side,
+                        s.size, test));
     s.seed = seed;
     const dlca::DeviceChoice where = dlca::choose_device(backend, device);
     if (!where.note.empty()) std::fprintf(stderr, "%s: %s\n", program, where.note.c_str());

@@ -155,3 +155,9 @@ dlca_cli_test(hostile.cli.compare_impossible_experiment sh -c "sed 's/\"steps\":
 dlca_cli_test(hostile.cli.export_name_without_c_or_verilog sh -c "${tc} --epochs 1 --steps 1 --quiet --save m.json \
   && ${expect} --status 2 '^dlca_export: --name: names the C function or Verilog module. give --c or --verilog$' \
   $<TARGET_FILE:dlca_export> --model m.json --name 'a b' --html x.html && test ! -e x.html")
+# Damage that damages nothing would make the test test nothing.
+dlca_cli_test(hostile.cli.eval_block_zero sh -c "${tc} --epochs 1 --steps 1 --quiet --save m.json \
+  && ${expect} --status 2 '^dlca_eval: --block 0: must be from 1 to the grid.s side \\(64\\) for --test fault$' \
+  $<TARGET_FILE:dlca_eval> --model m.json --test fault --block 0")
+dlca_cli_test(hostile.cli.compare_cpu_only_vulkan_option ${expect} --status 2
+  "^compare_backends: --cpu-only excludes --chunk-mb" $<TARGET_FILE:compare_backends> --cpu-only --chunk-mb 5)
