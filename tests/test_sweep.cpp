@@ -107,6 +107,15 @@ TEST_CASE("sweep: option texts too long for a file name give short run names") {
   dlca::Sweep sweep(spec, tiny_experiment(), "unused");
   REQUIRE(sweep.runs().size() == 1);
   CHECK(sweep.runs()[0].id == "o0_seed1");
+  // An error about a huge value names it cut to one line's worth.
+  dlca::SweepSpec bad = spec;
+  bad.settings = {dlca::parse_setting("steps=" + std::string(100000, '7'))};
+  try {
+    dlca::Sweep(bad, tiny_experiment(), "unused");
+    FAIL("a step count of 100,000 digits was accepted");
+  } catch (const dlca::ConfigError& e) {
+    CHECK(std::string(e.what()).size() < 400);
+  }
   spec.settings = {dlca::parse_setting("name=" + std::string(150, 'a'))};
   CHECK(dlca::Sweep(spec, tiny_experiment(), "unused").runs()[0].id ==
         "name=" + std::string(150, 'a') + "_seed1");
