@@ -115,9 +115,8 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
   if (!experiment.task.image.empty())
     inputs.push_back({"the experiment's image", experiment.task.image});
   check_output_paths(inputs, training_output_paths(run), {{"--resume", "--save"}});
-  if (const uint64_t pixels =  // the target PNG is decoded at its own size first
-      experiment.task.image.empty() ? 0 : png_header_pixels(experiment.task.image))
-    check_memory(pixels * uint64_t(kPngDecodeBytesPerPixel),
+  if (!experiment.task.image.empty())  // the target PNG is decoded at its own size first
+    check_memory(png_decode_bytes(experiment.task.image),
                  "decoding the experiment's image " + experiment.task.image,
                  o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
   std::optional<ModelFile> resumed;

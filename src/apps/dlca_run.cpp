@@ -65,9 +65,9 @@ uint64_t run_memory_bytes(const Options& o, int channels, int height, int width,
   const bool png_target = !o.target.empty() && o.target != "checkerboard";
   uint64_t peak = 16 * uint64_t(width);  // rows of bytes
   uint64_t decoded = 0;  // the PNG as decoded at its own size, before it is resized to the grid
-  if (png_in) decoded = png_header_pixels(o.init);
-  if (png_target) decoded = std::max(decoded, png_header_pixels(o.target));
-  if (png_in || png_target) peak += 2 * 12 * cells + decoded * uint64_t(kPngDecodeBytesPerPixel);
+  if (png_in) decoded = png_decode_bytes(o.init);
+  if (png_target) decoded = std::max(decoded, png_decode_bytes(o.target));
+  if (png_in || png_target) peak += 2 * 12 * cells + decoded;
   if (!o.png_path.empty()) peak = std::max(peak, 6 * cells);  // RGB, filtered and encoded
   return bytes + peak;
 }

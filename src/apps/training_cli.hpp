@@ -44,8 +44,9 @@ struct TrainingCli {
   std::string streams;
   std::string resume_path;
   std::string max_memory;
-  // The schedule's epoch options, to refuse them where they would have no effect.
-  std::vector<std::pair<CLI::Option*, const int*>> schedule_epochs;
+  // The schedule's epoch options (--noise-start, ...) and the fields they set, to refuse them where
+  // they would have no effect.
+  std::vector<std::pair<CLI::Option*, int ExperimentConfig::*>> schedule_epochs;
   // Files the program reads (--config, --target, ...), checked against the outputs before work.
   std::vector<NamedPath> inputs;
 
@@ -114,34 +115,26 @@ struct TrainingCli {
                    "off); the gradient still flows through the undivided softmax")
         ->capture_default_str()
         ->transform(rate<float>());
-    schedule_epochs.emplace_back(
-        app.add_option("--sharpen-start", config.sharpen_start,
-                       "epoch where the forward temperature starts falling from 1")
-            ->capture_default_str()
-            ->transform(non_negative_integer()),
-        &config.sharpen_start);
-    schedule_epochs.emplace_back(
-        app.add_option("--sharpen-end", config.sharpen_end,
-                       "epoch where it reaches --sharpen-to (geometrically) and stays")
-            ->capture_default_str()
-            ->transform(non_negative_integer()),
-        &config.sharpen_end);
+    const auto schedule_epoch = [&](const char* name, int ExperimentConfig::*field,
+                                    const char* help) {
+      schedule_epochs.emplace_back(app.add_option(name, config.*field, help)
+                                       ->capture_default_str()
+                                       ->transform(non_negative_integer()),
+                                   field);
+    };
+    schedule_epoch("--sharpen-start", &ExperimentConfig::sharpen_start,
+                   "epoch where the forward temperature starts falling from 1");
+    schedule_epoch("--sharpen-end", &ExperimentConfig::sharpen_end,
+                   "epoch where it reaches --sharpen-to (geometrically) and stays");
     app.add_option("--noise", config.noise,
                    "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch "
                    "(0 = off)")
         ->capture_default_str()
         ->transform(number_from_to<float>(0, 100));
-    schedule_epochs.emplace_back(
-        app.add_option("--noise-start", config.noise_start, "epoch from which --noise applies")
-            ->capture_default_str()
-            ->transform(non_negative_integer()),
-        &config.noise_start);
-    schedule_epochs.emplace_back(
-        app.add_option("--noise-end", config.noise_end,
-                       "epoch from which --noise stops (0 = it never stops)")
-            ->capture_default_str()
-            ->transform(non_negative_integer()),
-        &config.noise_end);
+    schedule_epoch("--noise-start", &ExperimentConfig::noise_start,
+                   "epoch from which --noise applies");
+    schedule_epoch("--noise-end", &ExperimentConfig::noise_end,
+                   "epoch from which --noise stops (0 = it never stops)");
     app.add_flag("--repair,!--no-repair", config.repair,
                  "when training ends with hard loss above 0, try each uncertain gate's other "
                  "likely ops one at a time, keeping changes that lower it; the circuit is kept "
@@ -189,8 +182,8 @@ struct TrainingCli {
       check_output_paths(all_inputs, training_output_paths(run), {{"--resume", "--save"}});
       const uint64_t memory_limit = max_memory.empty() ? 0 : parse_memory_size(max_memory);
       for (const NamedPath& input : inputs)  // a target PNG is decoded at its own size first
-        if (const uint64_t pixels = input.path.empty() ? 0 : png_header_pixels(input.path))
-          check_memory(pixels * uint64_t(kPngDecodeBytesPerPixel),
+        if (!input.path.empty())
+          check_memory(png_decode_bytes(input.path),
                        fmt::format("decoding {} {}", input.option, input.path), memory_limit);
       std::optional<ModelFile> resumed;
       if (!resume_path.empty()) {
@@ -213,25 +206,19 @@ struct TrainingCli {
           return std::unique_ptr<Task>(new Made(make_task(c)));
       };
       choice.cpu = backend;
-      std::vector<std::pair<std::string, int>> given;  // schedule epochs given on the command line
-      for (const auto& [option, value] : schedule_epochs)
-        if (option->count() > 0) given.emplace_back(option->get_name(), *value);
+      const ExperimentConfig as_given = config;
       config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
-      for (const auto& [name, value] : given) {
-        const bool noise = name.rfind("--noise", 0) == 0;
-        const int now = name == "--noise-start"     ? config.noise_start
-                        : name == "--noise-end"     ? config.noise_end
-                        : name == "--sharpen-start" ? config.sharpen_start
-                                                    : config.sharpen_end;
-        if ((noise ? config.noise == 0.0f : config.sharpen_to == 1.0f) || now != value)
+      for (const auto& [option, field] : schedule_epochs) {  // given, but off or replaced
+        const bool noise = option->get_name().rfind("--noise", 0) == 0;
+        if (option->count() > 0 && ((noise ? config.noise == 0.0f : config.sharpen_to == 1.0f) ||
+                                    config.*field != as_given.*field))
           throw UsageError(fmt::format(
               "{}: has no effect without {} (give it too, also with --recipe robust, whose own "
               "schedule replaces a partial one)",
-              name, noise ? "--noise above 0" : "--sharpen-to below 1"));
+              option->get_name(), noise ? "--noise above 0" : "--sharpen-to below 1"));
       }
-      const PreparedTraining prepared =
-          prepare_training(config, task_of, choice, resumed ? &*resumed : nullptr, resume_path,
-                           max_memory.empty() ? 0 : parse_memory_size(max_memory));
+      const PreparedTraining prepared = prepare_training(
+          config, task_of, choice, resumed ? &*resumed : nullptr, resume_path, memory_limit);
       if (!prepared.note.empty()) std::fprintf(stderr, "%s: %s\n", program, prepared.note.c_str());
       run.threads = backend.threads;
       const auto summary =

@@ -32,7 +32,10 @@ std::string plain_error_text(const std::exception& error) {
 }
 
 std::string brief_json(const nlohmann::json& value, size_t limit) {
-  std::string text = value.dump();
+  return brief_text(value.dump(), limit);
+}
+
+std::string brief_text(std::string text, size_t limit) {
   if (text.size() <= limit) return text;
   text.resize(limit);
   while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80)

@@ -62,7 +62,7 @@ void check_chunks(const std::string& path, const std::string& bytes) {
 
 }  // namespace
 
-uint64_t png_header_pixels(const std::string& path) {
+uint64_t png_decode_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string head(24, '\0');
   if (!in.read(head.data(), 24) || head.compare(1, 3, "PNG") != 0 ||
@@ -73,7 +73,7 @@ uint64_t png_header_pixels(const std::string& path) {
   if (width > uint32_t(kMaxImageSide) || height > uint32_t(kMaxImageSide) ||
       pixels > uint64_t(kMaxImagePixels))
     return 0;  // refused by load_png before decoding
-  return pixels;
+  return pixels * uint64_t(kPngDecodeBytesPerPixel);
 }
 
 Image load_png(const std::string& path) {

@@ -72,11 +72,6 @@ nlohmann::json typed_value(const std::string& text) {
   return value.is_discarded() ? nlohmann::json(text) : value;
 }
 
-// Options as typed, cut for a one-line message (a --set value can be any size).
-std::string brief_text(const std::string& text, size_t limit = 120) {
-  return text.size() <= limit ? text : text.substr(0, limit) + "...";
-}
-
 std::string file_stem(const std::string& options) {
   std::string stem;
   for (char c : options)
@@ -259,13 +254,13 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
     try {
       configuration = config_to_json(config_from_json(json)).dump();
     } catch (const ConfigError& e) {
-      throw ConfigError(fmt::format("--set {}: {}", brief_text(options), e.what()));
+      throw ConfigError(fmt::format("--set {}: {}", brief_text(options, 120), e.what()));
     }
     // Values written differently but read the same (1e-8 and 1e-08) would run one thing twice.
     const auto [same, fresh] = resolved.emplace(configuration, options);
     if (!fresh)
       throw ConfigError(fmt::format("--set: {} and {} give the same configuration",
-                                    brief_text(same->second), brief_text(options)));
+                                    brief_text(same->second, 120), brief_text(options, 120)));
     combinations_.push_back(options);
     const std::string stem = readable_ids ? file_stem(options) : fmt::format("o{}", c);
     for (uint64_t seed : spec_.seeds) {

@@ -31,7 +31,10 @@ nlohmann::json parse_json_text(const std::string& text);
 // one-line error reads as dlca's own ("key 'training' not found").
 std::string plain_error_text(const std::exception& error);
 
-// `value` as JSON text for an error message, cut to about `limit` characters ("..." marks a cut).
+// `text` for a one-line error message, cut to about `limit` bytes ("..." marks a cut; never in
+// the middle of a UTF-8 character).
+std::string brief_text(std::string text, size_t limit);
+// `value` as JSON text for an error message, cut to about `limit` characters.
 std::string brief_json(const nlohmann::json& value, size_t limit = 80);
 
 }  // namespace dlca

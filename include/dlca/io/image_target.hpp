@@ -28,10 +28,10 @@ inline constexpr int64_t kPngDecodeBytesPerPixel = 28;
 // chunk's CRC is checked), a header with no pixels or more than the limits above, or any file the
 // decoder refuses.
 Image load_png(const std::string& path);
-// The pixels a PNG's header announces (width x height), for estimating the memory decoding it
-// takes before decoding; 0 when the file cannot be read, is not a PNG or is over the limits above
+// The memory decoding a PNG takes (its header's width x height x kPngDecodeBytesPerPixel), known
+// before decoding; 0 when the file cannot be read, is not a PNG or is over the limits above
 // (load_png says why).
-uint64_t png_header_pixels(const std::string& path);
+uint64_t png_decode_bytes(const std::string& path);
 // Box-filter (area-averaging) resize.
 Image resize_area(const Image& image, int width, int height);
 
