@@ -229,8 +229,17 @@ py::array_t<uint8_t> cells_from_planes(const std::vector<uint8_t>& planes, int h
 // The hard circuit on a grid: start is uint8 [H][W][k] (k <= the model's channels; non-zero = 1),
 // the result [H][W][C]. Asynchronous steps draw as `dlca_run --async --seed` does.
 py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool async,
-                              double fire_rate, uint64_t seed, std::optional<bool> periodic) {
+                              std::optional<double> fire_rate_given,
+                              std::optional<uint64_t> seed_given, std::optional<bool> periodic) {
   if (steps < 0) throw std::invalid_argument("steps: must be >= 0, got " + std::to_string(steps));
+  if (!async && fire_rate_given)
+    throw std::invalid_argument("fire_rate: has no effect without async_=True");
+  if (!async && seed_given)
+    throw std::invalid_argument(
+        "seed: has no effect without async_=True (synchronous steps draw "
+        "nothing)");
+  const double fire_rate = fire_rate_given.value_or(0.6);
+  const uint64_t seed = seed_given.value_or(0);
   if (!(fire_rate > 0 && fire_rate <= 1))
     throw std::invalid_argument(fmt::format("fire_rate: must be in (0, 1], got {}", fire_rate));
   const int channels = m.model.config.channels;
@@ -389,7 +398,8 @@ PYBIND11_MODULE(_dlca, m) {
                              [](const PyModel& p) { return p.training.has_value(); })
       .def("save", &save, py::arg("path"))
       .def("run", &run_grid, py::arg("start"), py::arg("steps"), py::arg("async_") = false,
-           py::arg("fire_rate") = 0.6, py::arg("seed") = 0, py::arg("periodic") = py::none())
+           py::arg("fire_rate") = py::none(), py::arg("seed") = py::none(),
+           py::arg("periodic") = py::none())
       .def("export_text", &export_text, py::arg("format"), py::arg("name") = "");
 
   m.def("train", &train, py::arg("experiment"), py::arg("options"), py::arg("callback"));

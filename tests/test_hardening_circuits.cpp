@@ -128,6 +128,14 @@ TEST_CASE("DigitalJS import refuses devices used against their role") {
   check_refused(file(wire("n", "a", "in1") + ", " + wire("i_3", "a", "in2") + ", " +
                      wire("a", "n", "in") + ", " + wire("n", "o_0", "in")),
                 "cycle");
+  // A second driver is refused (the same wire twice is not: published circuits repeat some);
+  // subcircuits are not read.
+  check_refused(file(good + ", " + wire("i_3", "n", "in")), "input n.in has two drivers");
+  check_refused(R"({"devices": {"i_4": {"type": "Button"}, "o_0": {"type": "Output"}},
+                   "connectors": [)" +
+                    wire("i_4", "o_0", "in") + R"(],
+                   "subcircuits": {"s": {"devices": {}, "connectors": []}}})",
+                "subcircuits: not supported");
   // A cycle that no output reaches is still a cycle.
   check_refused(file(good + ", " + wire("x", "y", "in") + ", " + wire("y", "x", "in"),
                      R"(, "x": {"type": "Not"}, "y": {"type": "Not"})"),

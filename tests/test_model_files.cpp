@@ -196,6 +196,21 @@ TEST_CASE("damaged model files are refused by name and reason") {
   CHECK(resealed([](auto& c) {
           c["training"]["history"]["aaa"] = 1;
         }).find("training.history: unknown key \"aaa\"") != std::string::npos);
+  CHECK(resealed([](auto& c) {
+          c["wiring"]["update"][0]["c"] = nlohmann::json::array();
+        }).find("wiring.update[0]: unknown key \"c\"") != std::string::npos);
+  // Losses and times cannot be negative; a model (not a checkpoint) holds no training state.
+  CHECK(resealed([](auto& c) {
+          c["training"]["history"]["hard_loss"][0] = -3;
+        }).find("training.history.hard_loss: negative value") != std::string::npos);
+  CHECK(resealed([](auto& c) {
+          c["training"]["history"]["ms"][1] = -1;
+        }).find("training.history.ms: negative value") != std::string::npos);
+  CHECK(resealed([](auto& c) { c["kind"] = "model"; }).find("training: only checkpoints hold it") !=
+        std::string::npos);
+  // Nothing after the JSON, not even a NUL byte (which ended the text for the parser).
+  CHECK(refused_with(good + std::string(1, '\0')).find("a NUL byte at offset") !=
+        std::string::npos);
   CHECK(refusal("no/such/model.json").find("no/such/model.json") != std::string::npos);
 }
 

@@ -5,7 +5,9 @@
 #include <filesystem>
 
 #include "dlca/core/config.hpp"
+#include "dlca/core/model.hpp"
 #include "dlca/io/atomic_file.hpp"
+#include "dlca/train/model_file.hpp"
 #include "dlca/train/sweep.hpp"
 #include "scratch_dir.hpp"
 
@@ -40,10 +42,13 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
     r.seed = sweep.runs()[run].seed;
     r.options = sweep.runs()[run].options;
     r.first_zero_epoch = epoch;
-    r.epochs = 500;
+    r.epochs = sweep.runs()[run].config.epochs;
     r.wall_seconds = wall;
     r.model = "models/" + sweep.runs()[run].id + ".json";  // resume needs the model beside the row
-    dlca::write_file_atomically(dir / ("s/" + r.model), "{}");
+    dlca::Model model = dlca::make_model(sweep.runs()[run].config);  // untrained will do
+    model.task = dlca::TrainedTask(dlca::TaskKind::kCheckerboard);
+    dlca::write_file_atomically(dir / ("s/" + r.model), dlca::model_file_text(model, nullptr));
+    r.logits_checksum = dlca::logits_checksum(model.logits);
     r.final_hard_loss = epoch ? final_hard_loss : 17;
     sweep.record(run, r);
   };
@@ -98,6 +103,13 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   CHECK(refusal("wall_seconds", "3") == "wall_seconds: must be a finite number >= 0, got \"3\"");
   CHECK(refusal("model", 5) == "model: must be a string, got 5");
   CHECK(refusal("extra", 1) == "unknown key \"extra\"");
+  CHECK(refusal("final_hard_loss", 0.5) ==
+        "final_hard_loss: must be a whole number of bits, got 0.5");
+  nlohmann::json never = row;
+  never["first_zero_epoch"] = nullptr;
+  never["final_hard_loss"] = 0;
+  CHECK_THROWS_WITH(dlca::SweepRow::from_json(never),
+                    "final_hard_loss: 0, but first_zero_epoch says it never was");
 }
 
 TEST_CASE("sweep: option texts too long for a file name give short run names") {

@@ -131,6 +131,8 @@ def _run_option(key, value):
         return int(value)
     if not isinstance(value, (str, _os.PathLike)):  # files, and max_memory's size
         raise TypeError("%s: must be a path or text, got %r" % (key, value))
+    if _os.fspath(value) == "":  # as the programs refuse --save ''
+        raise ValueError("%s: an empty path or text (leave the option out instead)" % key)
     return _os.fspath(value)
 
 
@@ -140,6 +142,8 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
     callback(epoch, soft_loss, hard_loss, active_gates) is called after every epoch; returning
     False stops the run there. verbose=True prints a line every print_every epochs and the
     summary the programs print. Other keywords: see the module's help."""
+    if not isinstance(verbose, (bool, _np.bool_)):
+        raise TypeError("verbose: must be True or False, got %r" % (verbose,))
     if not isinstance(print_every, int) or print_every < 1:
         raise ValueError("print_every: must be a positive integer, got %r" % (print_every,))
     run = _dlca.RunOptions()
@@ -216,35 +220,38 @@ def _export(self, path, format=None, name=""):
     _dlca.write_file(path, self.export_text(format, name))
 
 
-def _run(self, start, steps, async_=False, fire_rate=0.6, seed=0, periodic=None, **kw):
+def _run(self, start, steps, async_=False, fire_rate=None, seed=None, periodic=None, **kw):
     """Runs the hard circuit for `steps` steps from `start` (uint8 H x W x k, k up to the model's
     channels; the other channels start at 0) and returns the grid, uint8 H x W x C. Synchronous,
     or asynchronous (async_=True or run(..., **{"async": True})) with cells firing at fire_rate,
-    drawn from seed as `dlca_run --async --seed` draws them. periodic: the model's boundary by
-    default."""
+    drawn from seed as `dlca_run --async --seed` draws them (defaults 0.6 and 0; both only with
+    async_). periodic: the model's boundary by default."""
     if kw:
         if set(kw) != {"async"}:
             raise TypeError("run: unexpected keyword %s" % ", ".join(sorted(set(kw) - {"async"})))
         async_ = kw["async"]
-    for name, value in (("steps", steps), ("seed", seed)):
+    for name, value in (("steps", steps), ("seed", 0 if seed is None else seed)):
         if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
             raise TypeError("%s: must be an integer, got %r" % (name, value))
     if not isinstance(async_, (bool, _np.bool_)):
         raise TypeError("async: must be True or False, got %r" % (async_,))
-    if not isinstance(fire_rate, (int, float, _np.integer, _np.floating)):
+    if fire_rate is not None and not isinstance(fire_rate, (int, float, _np.integer, _np.floating)):
         raise TypeError("fire_rate: must be a number, got %r" % (fire_rate,))
     if periodic is not None and not isinstance(periodic, (bool, _np.bool_)):
         raise TypeError("periodic: must be True, False or None, got %r" % (periodic,))
-    if not 0 <= seed < 2 ** 64:
+    if seed is not None and not 0 <= seed < 2 ** 64:
         raise ValueError("seed: must be from 0 to 2^64-1, got %d" % seed)
     if not -2 ** 31 <= steps < 2 ** 31:
         raise ValueError("steps: must be below 2^31, got %d" % steps)
     cells = _np.asarray(start)
     if cells.dtype.kind not in "biuf":
         raise TypeError("start: must hold numbers (cells: non-zero = live), got dtype %s" % cells.dtype)
-    cells = (cells != 0).astype(_np.uint8)  # any non-zero value (NaN included) is a live cell
+    if cells.dtype.kind == "f" and not _np.isfinite(cells).all():
+        raise ValueError("start: contains NaN or infinity (cells are 0 or 1; non-zero = live)")
+    cells = (cells != 0).astype(_np.uint8)  # any non-zero value is a live cell
     return Model._run_compiled(self, cells, _operator.index(steps), bool(async_),
-                               float(fire_rate), _operator.index(seed),
+                               None if fire_rate is None else float(fire_rate),
+                               None if seed is None else _operator.index(seed),
                                None if periodic is None else bool(periodic))
 
 

@@ -228,7 +228,15 @@ class ErrorTest(Scratch):
         with self.assertRaisesRegex(ValueError, "steps: must be >= 0"):
             model.run(np.zeros((4, 4, 1), np.uint8), steps=-1)
         with self.assertRaisesRegex(ValueError, "fire_rate: must be in"):
-            model.run(np.zeros((4, 4, 1), np.uint8), steps=1, fire_rate=float("nan"))
+            model.run(np.zeros((4, 4, 1), np.uint8), steps=1, async_=True, fire_rate=float("nan"))
+        with self.assertRaisesRegex(ValueError, "^fire_rate: has no effect without async_"):
+            model.run(np.zeros((4, 4, 1), np.uint8), steps=1, fire_rate=0.5)
+        with self.assertRaisesRegex(ValueError, "^seed: has no effect without async_"):
+            model.run(np.zeros((4, 4, 1), np.uint8), steps=1, seed=5)
+        with self.assertRaisesRegex(ValueError, "^start: contains NaN"):
+            model.run(np.full((4, 4, 1), np.nan), steps=0)
+        with self.assertRaisesRegex(ValueError, "^save: an empty path"):
+            dlca.train("checkerboard_sync", epochs=1, steps=1, save="")
         with self.assertRaisesRegex(ValueError, "format"):
             model.export(self.path("x.txt"))
         # One line naming the argument, never pybind11's list of signatures.

@@ -42,6 +42,14 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
   try {
     // "--seed --epochs 3": the option before another option has no value. Said before parsing,
     // which would take "--epochs" as the seed (and blame it) or leave "3" over (and blame that).
+    // "--epochs=": CLI11 would take the next word as the value and blame that.
+    for (int i = 1; i < argc; ++i) {
+      const std::string word = argv[i];
+      if (word.size() > 3 && word.rfind("--", 0) == 0 && word.back() == '=' &&
+          word.find('=') == word.size() - 1)
+        if (const CLI::Option* option = app.get_option_no_throw(word.substr(0, word.size() - 1)))
+          throw CLI::ValidationError(option->get_name(), "an empty value names nothing");
+    }
     for (int i = 1; i + 1 < argc; ++i) {
       const std::string word = argv[i], next = argv[i + 1];
       if (word.size() < 2 || word[0] != '-' || word.find('=') != std::string::npos) continue;

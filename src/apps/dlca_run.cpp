@@ -46,6 +46,7 @@ struct Options {
   int damage_block = 0, damage_steps = 0, damage_random = 0;
   std::string png_path, gif_path, csv_path, max_memory;
   int gif_every = 1, zoom = 0;
+  bool threshold_given = false, seed_given = false;  // typed on the command line
 };
 
 // An estimate of the host memory a run needs at its peak: the bit planes (state and next, per
@@ -123,8 +124,23 @@ int simulate(const Options& o) {
   if (o.colour && !reads_png)
     throw dlca::cli::UsageError(
         "--colour: reads PNGs (--init FILE.png, --target FILE.png); none given");
+  if (o.threshold_given && (!reads_png || o.colour))
+    throw dlca::cli::UsageError(
+        o.colour ? "--threshold: not used with --colour (8-colour PNGs are read by their own rules)"
+                 : "--threshold: reads mono PNGs (--init FILE.png, --target FILE.png); none given");
+  if (o.seed_given && !o.async && o.damage_random == 0 && o.init != "random")
+    throw dlca::cli::UsageError(
+        "--seed: nothing in this run is random (it seeds --init random, --async and "
+        "--damage-random)");
+  if (o.size && o.width && o.height)
+    throw dlca::cli::UsageError("--size: has no effect with both --width and --height");
   const int height = o.height ? o.height : o.size ? o.size : config ? config->height : 64;
   const int width = o.width ? o.width : o.size ? o.size : config ? config->width : 64;
+  for (const auto& [name, side] :
+       {std::pair{"--damage-block", o.damage_block}, std::pair{"--damage-random", o.damage_random}})
+    if (side > std::min(height, width))
+      throw dlca::cli::UsageError(fmt::format("{}: a {}x{} square does not fit the {}x{} grid",
+                                              name, side, side, width, height));
   const bool periodic =
       o.boundary == "auto" ? (config ? config->periodic : true) : o.boundary == "periodic";
   tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
@@ -134,9 +150,16 @@ int simulate(const Options& o) {
 
   const int zoom = o.zoom ? o.zoom : std::max(1, 256 / std::max(height, width));
   if (!o.gif_path.empty() && int64_t(std::max(height, width)) * zoom > 2048)
+    throw dlca::cli::UsageError(
+        fmt::format("--gif: a {}x{} grid at zoom {} is more than 2048 pixels a side; use --png or "
+                    "a smaller grid",
+                    width, height, zoom));
+  if (!o.png_path.empty() &&
+      (std::max(height, width) > kMaxImageSide || int64_t(height) * width > kMaxImagePixels))
     throw dlca::cli::UsageError(fmt::format(
-        "--gif: a {}x{} grid at zoom {} is more than 2048 pixels wide; use --png or a smaller grid",
-        width, height, zoom));
+        "--png: a {}x{} grid is larger than the PNGs dlca reads back (at most {} pixels a side "
+        "and {} in all, e.g. 8192x8192); use a smaller grid",
+        width, height, kMaxImageSide, kMaxImagePixels));
   check_memory(run_memory_bytes(o, C, height, width, o.backend == "vulkan"),
                fmt::format("a {}x{} grid of {} channels", width, height, C),
                o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
@@ -315,40 +338,43 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
       ->capture_default_str()
       ->transform(dlca::cli::rate())
       ->needs(async);
-  app.add_option("--seed", o.seed, "seed for the random state, masks and damage")
-      ->capture_default_str()
-      ->transform(dlca::cli::non_negative_integer<uint64_t>());
+  auto* seed = app.add_option("--seed", o.seed, "seed for the random state, masks and damage")
+                   ->capture_default_str()
+                   ->transform(dlca::cli::non_negative_integer<uint64_t>());
   app.add_option("--threads", o.threads, "worker threads (0 = all cores)")
       ->transform(dlca::cli::thread_count());
   app.add_option("--init", o.init, "initial state: random, seed (centre cell on) or FILE.png")
       ->capture_default_str();
   app.add_flag("--colour", o.colour,
                "read PNGs (--init, --target) as 3 channels with the 8-colour rules");
-  app.add_option("--threshold", o.threshold,
-                 "mono PNGs: a cell is live where R, G or B (premultiplied) is above it")
-      ->capture_default_str()
-      ->transform(dlca::cli::number_from_to<float>(0, 1));
+  auto* threshold =
+      app.add_option("--threshold", o.threshold,
+                     "mono PNGs: a cell is live where R, G or B (premultiplied) is above it")
+          ->capture_default_str()
+          ->transform(dlca::cli::number_from_to<float>(0, 1));
   app.add_option("--target", o.target,
                  "checkerboard or FILE.png: the error in --csv is against it (default: the "
                  "model's task)");
   auto* damage_block =
       app.add_option("--damage-block", o.damage_block,
                      "zero a centred N x N block after every step (or the first --damage-steps)")
-          ->transform(dlca::cli::non_negative_integer());
+          ->transform(dlca::cli::positive_integer());
   app.add_option("--damage-steps", o.damage_steps, "damage only after the first N steps")
       ->transform(dlca::cli::non_negative_integer())
       ->needs(damage_block);
   app.add_option("--damage-random", o.damage_random,
                  "zero a random N x N square after every step (the paper's robustness test: 10, "
                  "docs/MODEL.md §10.1)")
-      ->transform(dlca::cli::non_negative_integer());
+      ->transform(dlca::cli::positive_integer());
   app.add_option("--png", o.png_path, "write the final state as PNG (one pixel per cell)");
-  app.add_option("--gif", o.gif_path, "write an animated GIF of the run");
+  auto* gif = app.add_option("--gif", o.gif_path, "write an animated GIF of the run");
   app.add_option("--gif-every", o.gif_every, "steps between GIF frames")
       ->capture_default_str()
-      ->transform(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer())
+      ->needs(gif);
   app.add_option("--zoom", o.zoom, "GIF pixels per cell (default: up to 256 pixels wide)")
-      ->transform(dlca::cli::positive_integer());
+      ->transform(dlca::cli::positive_integer())
+      ->needs(gif);
   app.add_flag("--rgb", o.rgb,
                "draw channels 0..2 as R, G, B (read back with --colour) instead of channel 0 in "
                "grey (live = white)");
@@ -373,6 +399,8 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
   const StopSignals signals(false);  // a signal removes the temporary files, then ends the run
   try {
     o.program = program;
+    o.threshold_given = threshold->count() > 0;
+    o.seed_given = seed->count() > 0;
     return simulate(o);
   } catch (const dlca::cli::UsageError& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());

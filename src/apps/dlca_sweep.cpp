@@ -89,8 +89,16 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
     spec.experiment = experiment;
     for (const std::string& list : seed_lists)
       for (uint64_t seed : dlca::parse_seeds(list)) spec.seeds.push_back(seed);
-    for (const std::string& setting : settings)
+    for (const std::string& setting : settings) {
       spec.settings.push_back(dlca::parse_setting(setting));
+      const std::string& key = spec.settings.back().key;
+      for (const auto& [option, same_key] :
+           {std::pair{"--epochs", "epochs"}, std::pair{"--stop-when-solved", "stop_when_solved"},
+            std::pair{"--recipe", "recipe"}})
+        if (app.count(option) > 0 && key == same_key)
+          throw std::invalid_argument(
+              fmt::format("--set {}: also given as {} (give one of them)", key, option));
+    }
     if (epochs > 0) spec.epochs = epochs;
     if (stop_when_solved >= 0) spec.stop_when_solved = stop_when_solved;
     spec.recipe = recipe;

@@ -33,6 +33,10 @@ int dlca::apps::train_checkerboard(int argc, char** argv, const char* program) {
       ->capture_default_str()
       ->transform(dlca::cli::positive_integer());
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
+  if (app.count("--fire-rate") > 0 && !cli.config.async) {
+    std::fprintf(stderr, "%s: --fire-rate: has no effect without --async\n", program);
+    return dlca::cli::kExitUsage;
+  }
   cli.config.width = cli.config.height;
   return cli.train(program,
                    [](const dlca::ExperimentConfig& c) { return dlca::CheckerboardTask(c); });

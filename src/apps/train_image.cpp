@@ -102,6 +102,11 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
       ->transform(dlca::cli::non_negative_integer());
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
 
+  if (colours == "8colour" && app.count("--threshold") > 0) {
+    std::fprintf(stderr, "%s: --threshold: not used with --colours 8colour (only for mono)\n",
+                 program);
+    return 2;
+  }
   const bool lizard = preset == "lizard";
   const auto [low, high] = lizard ? lizard_channels : colored_g_channels;
   if (channels < low || channels > high) {

@@ -138,7 +138,8 @@ struct TrainingCli {
     app.add_flag("--repair,!--no-repair", config.repair,
                  "when training ends with hard loss above 0, try each uncertain gate's other "
                  "likely ops one at a time, keeping changes that lower it; the circuit is kept "
-                 "only if it reaches 0 (--no-repair: not even with --recipe robust)");
+                 "only if it reaches 0 (--no-repair: not even with --recipe robust)")
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
     app.add_option("--log", run.log_path,
                    "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms) and "
                    "its loss curves as SVG beside it");
@@ -175,6 +176,8 @@ struct TrainingCli {
     backend.checkpointing = !keep_activations;
     run.epochs = config.epochs;
     try {
+      if (choice.profile && choice.kind == "cpu")
+        throw UsageError("--profile: profiles the Vulkan backend; give --backend vulkan or auto");
       if (run.checkpoint_every > 0 && run.save_path.empty())
         throw UsageError("--checkpoint-every: needs --save FILE to write to");
       std::vector<NamedPath> all_inputs = inputs;

@@ -62,6 +62,8 @@ Circuit load_digitaljs(const std::string& path) {
   if (!j.is_object() || !j.contains("devices") || !j.contains("connectors") ||
       !j["devices"].is_object() || !j["connectors"].is_array())
     throw fail("not a DigitalJS circuit (needs 'devices' and 'connectors')");
+  if (j.contains("subcircuits") && !(j["subcircuits"].is_object() && j["subcircuits"].empty()))
+    throw fail("subcircuits: not supported (dlca reads flat circuits of 1-bit gates)");
 
   std::map<std::string, std::string> type;
   int channels = 0;
@@ -128,6 +130,7 @@ Circuit load_digitaljs(const std::string& path) {
                      : "a connector reaches port '" + port + "' of '" + to + "', a " + type[to] +
                            " without that port");
     auto [it, fresh] = driver.emplace(std::make_pair(to, port), from);
+    // The same wire twice is harmless (the circuits published with the paper repeat some).
     if (!fresh && it->second != from) throw fail("input " + to + "." + port + " has two drivers");
   }
   // Every input port of every device is connected, whether or not an output reaches it.

@@ -133,6 +133,11 @@ void validate(const ExperimentConfig& c) {
   if (c.noise_end != 0 && c.noise_end <= c.noise_start)
     reject("noise_end", fmt::format("must be 0 (never) or after noise_start ({}), got {}",
                                     c.noise_start, c.noise_end));
+  if (c.noise == 0.0f && (c.noise_start != 0 || c.noise_end != 0))
+    reject(c.noise_start != 0 ? "noise_start" : "noise_end", "has no effect without noise above 0");
+  if (c.sharpen_to == 1.0f && (c.sharpen_start != 0 || c.sharpen_end != 0))
+    reject(c.sharpen_start != 0 ? "sharpen_start" : "sharpen_end",
+           "has no effect without sharpen_to below 1");
   if (c.stop_when_solved < 0)
     reject("stop_when_solved", fmt::format("must be non-negative, got {}", c.stop_when_solved));
   if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))
@@ -149,6 +154,7 @@ void validate(const ExperimentConfig& c) {
     reject("channels", fmt::format("at most {}, got {}", kMaxChannels, c.channels));
   if (c.kernels > kMaxChannels)
     reject("kernels", fmt::format("at most {}, got {}", kMaxChannels, c.kernels));
+  if (c.steps > kMaxSteps) reject("steps", fmt::format("at most {}, got {}", kMaxSteps, c.steps));
   long long gates = 0;  // bounded before anything is allocated for them
   for (size_t i = 1; i < c.perception_layers.size(); ++i)
     gates += (long long)c.kernels * std::max(c.perception_layers[i], 0);

@@ -8,20 +8,66 @@
 
 namespace dlca {
 
-nlohmann::json parse_json_text(const std::string& text) {
-  std::vector<std::set<std::string>> keys_of_open_objects;
-  const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    using Event = nlohmann::json::parse_event_t;
-    if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxJsonDepth)
-      throw JsonTextError(fmt::format("nested deeper than {} levels", kMaxJsonDepth));
-    if (event == Event::object_start) keys_of_open_objects.emplace_back();
-    if (event == Event::object_end) keys_of_open_objects.pop_back();
-    if (event == Event::key &&
-        !keys_of_open_objects.back().insert(parsed.get<std::string>()).second)
-      throw JsonTextError(fmt::format("the key \"{}\" is given twice", parsed.get<std::string>()));
+namespace {
+
+// A first pass over the text that builds nothing: it refuses repeated keys and deep nesting, and
+// leaves malformed text to the parser proper (which says where). nlohmann's callback parser could
+// do the same in one pass, but it scans a whole object each time one of its members ends, which is
+// quadratic in the size of a DigitalJS file's "devices" object.
+class KeyAndDepthCheck : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    open();
+    keys_of_open_objects_.emplace_back();
     return true;
-  };
-  return nlohmann::json::parse(text, check);
+  }
+  bool key(string_t& key) override {
+    if (!keys_of_open_objects_.back().insert(key).second)
+      throw JsonTextError(fmt::format("the key \"{}\" is given twice", key));
+    return true;
+  }
+  bool end_object() override {
+    keys_of_open_objects_.pop_back();
+    --depth_;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    open();
+    return true;
+  }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  void open() {
+    if (depth_ >= kMaxJsonDepth)
+      throw JsonTextError(fmt::format("nested deeper than {} levels", kMaxJsonDepth));
+    ++depth_;
+  }
+  int depth_ = 0;
+  std::vector<std::set<std::string>> keys_of_open_objects_;
+};
+
+}  // namespace
+
+nlohmann::json parse_json_text(const std::string& text) {
+  if (const size_t nul = text.find('\0'); nul != std::string::npos)
+    throw JsonTextError(fmt::format("a NUL byte at offset {}", nul));
+  KeyAndDepthCheck check;
+  nlohmann::json::sax_parse(text, &check);
+  return nlohmann::json::parse(text);
 }
 
 std::string plain_error_text(const std::exception& error) {

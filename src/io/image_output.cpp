@@ -1,6 +1,7 @@
 // PNG and GIF writing for pictures of grids and plots.
 #include "dlca/io/image_output.hpp"
 
+#include <fmt/format.h>
 #include <gif_lib.h>
 
 #include <map>
@@ -79,6 +80,10 @@ struct GifWriter::Impl {
     if (!palette) throw FileError(path + ": out of memory for the palette");
     for (const auto& [key, i] : index)
       palette->Colors[i] = {GifByteType(key >> 16), GifByteType(key >> 8), GifByteType(key)};
+    if (first.width > kMaxGifSide || first.height > kMaxGifSide)
+      throw FileError(
+          fmt::format("{}: a {}x{} picture is too large for a GIF (at most {} pixels a side)", path,
+                      first.width, first.height, kMaxGifSide));
     int error = 0;
     gif = EGifOpen(this, append, &error);
     if (!gif) throw fail("cannot create the GIF", error);

@@ -43,6 +43,12 @@ std::vector<LayerWiring> wiring_from_json(const nlohmann::json& j, const std::ve
   std::vector<LayerWiring> layers;
   for (size_t l = 0; l < j.size(); ++l) {
     LayerWiring w;
+    if (!j[l].is_object())
+      throw std::runtime_error(fmt::format("wiring.{}[{}]: must be a JSON object", which, l));
+    for (const auto& item : j[l].items())
+      if (item.key() != "a" && item.key() != "b")
+        throw std::runtime_error(
+            fmt::format("wiring.{}[{}]: unknown key \"{}\"", which, l, item.key()));
     for (const char* side : {"a", "b"}) {
       const auto& wires = j[l].at(side);
       if (!wires.is_array() || wires.size() != size_t(widths[l + 1]))
@@ -74,6 +80,15 @@ std::vector<double> numbers_from_json(const nlohmann::json& j, size_t count, con
     if (!std::isfinite(out.back()))
       throw std::runtime_error(fmt::format("{}: contains a non-finite value", what));
   }
+  return out;
+}
+
+// As numbers_from_json, for values that cannot be negative (losses, times).
+std::vector<double> non_negative_numbers_from_json(const nlohmann::json& j, size_t count,
+                                                   const char* what) {
+  std::vector<double> out = numbers_from_json(j, count, what);
+  for (double v : out)
+    if (v < 0) throw std::runtime_error(fmt::format("{}: negative value", what));
   return out;
 }
 
@@ -140,18 +155,20 @@ TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
     throw std::runtime_error("training.random: does not match the configuration and epoch");
   const auto& h = t.at("history");
   const size_t n = size_t(s.epoch);
-  const auto soft = numbers_from_json(h.at("soft_loss"), n, "training.history.soft_loss");
-  const auto hard = numbers_from_json(h.at("hard_loss"), n, "training.history.hard_loss");
+  const auto soft =
+      non_negative_numbers_from_json(h.at("soft_loss"), n, "training.history.soft_loss");
+  const auto hard =
+      non_negative_numbers_from_json(h.at("hard_loss"), n, "training.history.hard_loss");
   const auto active = numbers_from_json(h.at("active_gates"), n, "training.history.active_gates");
   for (size_t e = 0; e < n; ++e)  // counts: integers of at least 0
     json_integer<int, std::runtime_error>(h.at("active_gates")[e],
                                           fmt::format("training.history.active_gates[{}]", e), 0);
-  const auto ms = numbers_from_json(h.at("ms"), n, "training.history.ms");
+  const auto ms = non_negative_numbers_from_json(h.at("ms"), n, "training.history.ms");
   for (size_t e = 0; e < n; ++e)
     s.history.push_back({int64_t(e), soft[e], hard[e], int(active[e]), ms[e]});
   if (t.contains("measured")) {
     const auto& mj = t.at("measured");
-    const auto one = numbers_from_json(
+    const auto one = non_negative_numbers_from_json(
         nlohmann::json::array({mj.at("soft_loss"), mj.at("hard_loss"), mj.at("ms")}), 3,
         "training.measured");
     s.measured = EpochStats{s.epoch, one[0], one[1],
@@ -325,6 +342,8 @@ ModelFile load_model_file(const std::string& path) {
         wiring_from_json(j.at("wiring").at("update"), m.config.update_layers, "update");
     m.logits = floats_from_json(j.at("logits"), m.logits.size(), "logits");
     if (kind == "checkpoint") out.training = training_from_json(j.at("training"), m);
+    if (kind == "model" && j.contains("training"))
+      throw std::runtime_error("training: only checkpoints hold it (this file's kind is 'model')");
     // Version 2 files did not store the task: it is inferred from the experiment's name.
     if (version2) {
       if (j.contains("task")) throw std::runtime_error("task: not part of a version 2 file");

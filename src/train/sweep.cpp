@@ -23,6 +23,7 @@
 #include "dlca/core/model.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/stop_signals.hpp"
+#include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
@@ -191,6 +192,11 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
   }
   row.final_soft_loss = number("final_soft_loss");
   row.final_hard_loss = number("final_hard_loss");
+  if (row.final_hard_loss != std::floor(row.final_hard_loss))
+    throw std::runtime_error(fmt::format("final_hard_loss: must be a whole number of bits, got {}",
+                                         brief_json(j.at("final_hard_loss"))));
+  if (row.final_hard_loss == 0 && !row.first_zero_epoch)
+    throw std::runtime_error("final_hard_loss: 0, but first_zero_epoch says it never was");
   row.active_gates = json_integer<int>(j.at("active_gates"), "active_gates", 0);
   row.pruned_gates = json_integer<int>(j.at("pruned_gates"), "pruned_gates", 0);
   row.wall_seconds = number("wall_seconds");
@@ -351,10 +357,18 @@ void Sweep::open() {
       if (row.epochs > run.config.epochs)
         throw std::runtime_error(
             fmt::format("epochs: {} is beyond the sweep's {}", row.epochs, run.config.epochs));
+      if (!row.first_zero_epoch && row.epochs != run.config.epochs)
+        throw std::runtime_error(
+            fmt::format("epochs: {}, but an unsolved run trains all the sweep's {}", row.epochs,
+                        run.config.epochs));
       if (row.model != "models/" + run.id + ".json")
         throw std::runtime_error(
             fmt::format("model: must be models/{}.json, got {}", run.id, row.model));
       if (!fs::exists(dir / row.model, error)) continue;  // its model is gone: train it again
+      if (logits_checksum(load_model((dir / row.model).string()).logits) != row.logits_checksum)
+        throw std::runtime_error(
+            fmt::format("logits_checksum: {} does not match the parameters in {}",
+                        row.logits_checksum, row.model));
       rows_[run.index] = std::move(row);
     } catch (const FileError&) {
       throw;
@@ -389,7 +403,11 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   std::ostringstream report;  // the summary lines a training program would print
   const TrainingSummary summary = run_training(prepared.trainers(), run.config.seed,
                                                prepared.backend_name, run_options, report);
-  if (summary.interrupted) return std::nullopt;
+  if (summary.interrupted) {  // not a finished run's model: it is trained again on resume
+    std::error_code ignored;
+    fs::remove(run_options.save_path, ignored);
+    return std::nullopt;
+  }
   SweepRow row;
   row.seed = run.seed;
   row.options = run.options;

@@ -6,6 +6,9 @@
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/random.hpp"
 #include "dlca/io/cell_pictures.hpp"
+#include "dlca/io/image_output.hpp"
+
+#include <fmt/format.h>
 
 namespace dlca {
 
@@ -15,6 +18,19 @@ std::string svg_beside(const std::string& csv_path) {
       csv_path.compare(csv_path.size() - ext.size(), ext.size(), ext) == 0)
     return csv_path.substr(0, csv_path.size() - ext.size()) + ".svg";
   return csv_path + ".svg";
+}
+
+namespace {
+int rollout_gif_zoom(const ExperimentConfig& cfg) {
+  return std::max(1, 256 / std::max(cfg.height, cfg.width));
+}
+}  // namespace
+
+void check_rollout_gif(const ExperimentConfig& cfg) {
+  if (int64_t(std::max(cfg.height, cfg.width)) * rollout_gif_zoom(cfg) > kMaxGifSide)
+    throw ConfigError(
+        fmt::format("--gif: a {}x{} grid is too large for a GIF (at most {} pixels a side)",
+                    cfg.width, cfg.height, kMaxGifSide));
 }
 
 void write_rollout_gif(const Model& model, const Task& task, const std::string& path) {
@@ -27,7 +43,7 @@ void write_rollout_gif(const Model& model, const Task& task, const std::string& 
   BitGrid sim(program, hard_ops(model.logits), geometry);
   sim.set_state(batch.initial_states.data());  // the first sample
   const bool rgb = cfg.loss_channels.size() >= 3 && cfg.channels >= 3;
-  const int zoom = std::max(1, 256 / std::max(cfg.height, cfg.width));
+  const int zoom = rollout_gif_zoom(cfg);
   GifWriter gif(path, 100);
   const auto frame = [&] {
     gif.add_frame(render_cells(sim.state(), cfg.channels, cfg.height, cfg.width, rgb, zoom));

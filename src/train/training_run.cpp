@@ -185,6 +185,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
                              std::ostream& out) {
   if (candidates.empty()) throw std::invalid_argument("run_training: no candidates");
   check_output_paths({}, training_output_paths(options));
+  if (!options.gif_path.empty()) check_rollout_gif(candidates.front()->model().config);
   // Ctrl-C or SIGTERM: stop after this epoch and write everything; a second one: stop now.
   std::optional<StopSignals> signals;
   if (options.handle_signals) signals.emplace(true);

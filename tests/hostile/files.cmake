@@ -50,5 +50,5 @@ set_tests_properties(files.tile_cells_huge PROPERTIES PASS_REGULAR_EXPRESSION "o
 # Overflows: --zoom past int, and dlca_eval's 4 x the training steps (a model saved by the unit
 # test "dlca_eval refuses 4 x steps past its limit" in tests/test_files.cpp).
 dlca_cli_test(files.gif_zoom_overflow sh -c "${model_m} && ${expect} \
-  '^dlca_run: --gif: a 64x64 grid at zoom 1073741824 is more than 2048 pixels wide' \
+  '^dlca_run: --gif: a 64x64 grid at zoom 1073741824 is more than 2048 pixels a side' \
   ${run} --model m.json --size 64 --zoom 1073741824 --gif x.gif && test ! -e x.gif")

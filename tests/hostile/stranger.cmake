@@ -51,7 +51,7 @@ dlca_cli_test(hostile.stranger.value_is_option sh -c "${expect} \
   '^train_checkerboard: --save: needs a value, got the option --quiet$' ${s_tc} --epochs 1 --save --quiet \
   && test ! -e ./--quiet")
 dlca_cli_test(hostile.stranger.equals_empty_value sh -c "${expect} \
-  '^dlca_run: --png: needs a value, got the option --steps=1$' ${s_run} --model ${s_v2_model} --png= --steps=1 \
+  '^dlca_run: --png: an empty value names nothing$' ${s_run} --model ${s_v2_model} --png= --steps=1 \
   && test ! -e ./--steps=1")
 dlca_cli_test(hostile.stranger.empty_value sh -c "${expect} \
   '^train_checkerboard: --save: an empty value names nothing$' ${s_tc} --epochs 1 --save ''")

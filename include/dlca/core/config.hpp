@@ -48,6 +48,10 @@ class ConfigError : public std::runtime_error {
 // The most state channels (and perception kernels) a configuration or circuit may have.
 inline constexpr int kMaxChannels = 1024;
 
+// The most steps a training rollout may have (the paper's experiments use 1 to 50; every step's
+// state is kept for the backward pass).
+inline constexpr int kMaxSteps = 100000;
+
 // The largest model file dlca reads back (a checkpoint holds 16 logits and two AdamW moments per
 // gate, for every candidate of a multi-start run): configurations whose checkpoint would be larger
 // are refused, so that no training writes a file it cannot resume.

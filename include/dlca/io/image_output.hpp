@@ -17,6 +17,9 @@ struct RgbImage {
 
 void write_png(const std::string& path, const RgbImage& image);  // throws FileError
 
+// A GIF's width and height are 16-bit numbers.
+inline constexpr int kMaxGifSide = 65535;
+
 // An animated GIF streamed to its file (a temporary, renamed by finish()): each frame is encoded
 // and written when it is added, so memory does not grow with the number of frames. Every frame has
 // the first frame's size; the palette is the first frame's colours plus the 8 colours of

@@ -16,5 +16,7 @@ std::string svg_beside(const std::string& csv_path);
 // initial grid of the task's epoch-0 batch, one frame per step. Channels 0..2 are drawn in colour
 // when the loss covers three channels, else channel 0 in black. Throws FileError.
 void write_rollout_gif(const Model& model, const Task& task, const std::string& path);
+// Throws ConfigError when the configuration's grid is too large for that GIF.
+void check_rollout_gif(const ExperimentConfig& config);
 
 }  // namespace dlca
