@@ -84,6 +84,8 @@ resume) # SIGINT after some runs finished, then the same command again: the same
   done_before=$(ls cut/runs | wc -l)
   [ "$done_before" -ge 2 ] && [ "$done_before" -lt 8 ] || fail "$done_before runs finished before the interrupt"
   grep -q "interrupted with $done_before of 8 runs finished" first.txt || fail "$(cat first.txt)"
+  # Only finished runs leave a model: the interrupted run's checkpoint is not one.
+  [ "$(ls cut/models | wc -l)" = "$done_before" ] || fail "models of unfinished runs: $(ls cut/models)"
   "$sweep" "${args[@]}" --epochs 200 --threads 1 --out cut >second.txt || fail "resumed: exit $?"
   grep -q "8 runs, $done_before finished before" second.txt || fail "resumed: $(cat second.txt)"
   [ "$(grep -c 'not solved' second.txt)" = $((8 - done_before)) ] || fail "resumed trained again: $(cat second.txt)"
