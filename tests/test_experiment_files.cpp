@@ -55,6 +55,11 @@ TEST_CASE("a user's experiment file with a bad value is refused by file and fiel
   CHECK(refusal("{" + config + R"(, "task": {"kind": "image"}})").find("task.image") !=
         std::string::npos);
   CHECK(refusal("{" + config + R"(, "extra": 1})").find("extra") != std::string::npos);
+  // A value of the wrong type is named (it was "task: a value has the wrong type").
+  CHECK(refusal("{" + config + R"(, "task": {"kind": null}})")
+            .find("task.kind: must be a string, got null") != std::string::npos);
+  CHECK(refusal("{" + config + R"(, "task": {"kind": "image", "image": 5}})")
+            .find("task.image: must be a string, got 5") != std::string::npos);
   std::string bad = "{" + config + "}";
   bad.replace(bad.find("[6, 4, 2]"), 9, "[6, 1, 2]");
   const std::string message = refusal(bad);

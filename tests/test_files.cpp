@@ -93,6 +93,14 @@ TEST_CASE("memory sizes and the training estimate") {
   CHECK_THROWS_WITH_AS(parse_memory_size("0"), "'0' is not a memory size: must be at least 1 byte",
                        std::invalid_argument);
   CHECK_THROWS_AS(parse_memory_size("1e30T"), std::invalid_argument);
+  // Only plain decimals: strtod would also take these.
+  for (const char* text : {"0x100", "1e3K", " 1G", "1G ", "+1G", "1.G", ".5G", "1Kb", "inf"})
+    CHECK_THROWS_WITH_AS(
+        parse_memory_size(text),
+        (std::string("'") + text + "' is not a memory size (like 512M, 4G or 1T)").c_str(),
+        std::invalid_argument);
+  CHECK(parse_memory_size("1.5K") == 1536);
+  CHECK(parse_memory_size("2KB") == 2048);
   CHECK(format_bytes(uint64_t(3) << 29) == "1.5 GiB");
   // The paper's checkerboard: a few MiB; an 8192^2 grid for 20 steps: tens of GiB.
   ExperimentConfig c = checkerboard_sync_config();

@@ -112,6 +112,18 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
                     "final_hard_loss: 0, but first_zero_epoch says it never was");
 }
 
+TEST_CASE("sweep: values with control characters or edge spaces are refused, '|' escaped") {
+  CHECK_THROWS_WITH(dlca::parse_setting("name=a\nb"),
+                    "a value holds a control character (newline, tab, ...)");
+  CHECK_THROWS_WITH(dlca::parse_setting("lr=0.1, 0.2"),
+                    "lr=0.1, 0.2: the value ' 0.2' begins or ends with a space");
+  dlca::SweepSpec spec;
+  spec.seeds = {1};
+  spec.settings = {dlca::parse_setting("name=a|b")};
+  dlca::Sweep sweep(spec, tiny_experiment(), "unused");
+  CHECK(sweep.summary_markdown().find("| name=a\\|b | 0/0 |") != std::string::npos);
+}
+
 TEST_CASE("sweep: option texts too long for a file name give short run names") {
   dlca::SweepSpec spec;
   spec.seeds = {1};

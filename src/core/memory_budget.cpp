@@ -1,6 +1,7 @@
 // Memory sizes, MemAvailable and the up-front memory check (see memory_budget.hpp).
 #include "dlca/core/memory_budget.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -14,15 +15,24 @@ uint64_t parse_memory_size(const std::string& text) {
   const auto bad = [&] {
     return std::invalid_argument("'" + text + "' is not a memory size (like 512M, 4G or 1T)");
   };
+  // Decimal digits with an optional fraction: no sign, space, exponent or hexadecimal, which
+  // strtod would take.
   size_t used = 0;
+  while (used < text.size() && std::isdigit(static_cast<unsigned char>(text[used]))) ++used;
+  if (used == 0) throw bad();
+  if (used < text.size() && text[used] == '.') {
+    const size_t point = used++;
+    while (used < text.size() && std::isdigit(static_cast<unsigned char>(text[used]))) ++used;
+    if (used == point + 1) throw bad();
+  }
   double value = 0;
   try {
-    value = std::stod(text, &used);
+    value = std::stod(text.substr(0, used));
   } catch (const std::exception&) {
     throw bad();
   }
   std::string unit = text.substr(used);
-  if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
+  if (!unit.empty() && unit.back() == 'B') unit.pop_back();  // bytes; "b" would be bits
   if (unit.size() > 1 && (unit.back() == 'i' || unit.back() == 'I')) unit.pop_back();
   double scale = 1;
   if (unit == "K" || unit == "k")

@@ -17,6 +17,8 @@
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/image_target.hpp"
 
+#include "dlca/core/memory_budget.hpp"
+
 namespace dlca {
 
 namespace {
@@ -90,10 +92,10 @@ Image load_png(const std::string& path) {
   if (header_w > uint32_t(kMaxImageSide) || header_h > uint32_t(kMaxImageSide) ||
       pixels > uint64_t(kMaxImagePixels))
     throw FileError(fmt::format(
-        "{}: image too large ({}x{}, {:.1f} GB to decode; at most {} pixels per side and {} in "
+        "{}: image too large ({}x{}, {} to decode; at most {} pixels per side and {} in "
         "all, e.g. 8192x8192)",
-        path, header_w, header_h, double(pixels) * kPngDecodeBytesPerPixel / 1e9, kMaxImageSide,
-        kMaxImagePixels));
+        path, header_w, header_h, format_bytes(pixels * uint64_t(kPngDecodeBytesPerPixel)),
+        kMaxImageSide, kMaxImagePixels));
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   int w = 0, h = 0, channels = 0;
   // 16 bits per channel are kept; everything becomes RGBA.

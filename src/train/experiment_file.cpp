@@ -27,6 +27,10 @@ TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& di
     if (key != "kind" && key != "image" && key != "colours" && key != "threshold" &&
         key != "seed_cell")
       throw ConfigError(fmt::format("task.{}: unknown key", key));
+  for (const char* key : {"kind", "image", "colours", "seed_cell"})
+    if (j.contains(key) && !j.at(key).is_string())
+      throw ConfigError(
+          fmt::format("task.{}: must be a string, got {}", key, brief_json(j.at(key))));
   try {
     t.kind = j.value("kind", t.kind);
     if (t.kind != "checkerboard" && t.kind != "game_of_life" && t.kind != "image")
@@ -77,6 +81,11 @@ ExperimentFile load_experiment(const std::string& name_or_path, const std::strin
     path = std::filesystem::path(targets_dir) / (name_or_path + ".json");
     std::error_code error;
     if (!std::filesystem::exists(path, error)) {
+      if (std::filesystem::is_directory(name_or_path, error))
+        throw FileError(
+            fmt::format("'{}': is a directory, not an experiment (a name such as "
+                        "checkerboard_sync, or a .json file)",
+                        name_or_path));
       std::string names;
       for (const std::string& name : experiment_names(targets_dir))
         names += (names.empty() ? "" : ", ") + name;

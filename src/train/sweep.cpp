@@ -121,10 +121,16 @@ SweepSetting parse_setting(const std::string& text) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
     throw std::invalid_argument(fmt::format("'{}' is not KEY=VALUE[,VALUE...]", text));
+  for (char c : text)  // they would end up in file names, CSV rows and summary.md's table
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw std::invalid_argument("a value holds a control character (newline, tab, ...)");
   SweepSetting setting{text.substr(0, eq), split_values(text.substr(eq + 1))};
   std::set<std::string> seen;
   for (const std::string& v : setting.values) {
     if (v.empty()) throw std::invalid_argument(fmt::format("{}: an empty value", text));
+    if (v.front() == ' ' || v.back() == ' ')
+      throw std::invalid_argument(
+          fmt::format("{}: the value '{}' begins or ends with a space", text, v));
     if (!seen.insert(v).second)
       throw std::invalid_argument(fmt::format("{}: the value {} is given twice", text, v));
   }
@@ -482,8 +488,10 @@ std::string Sweep::summary_markdown() const {
       wall.push_back(r->wall_seconds);
       if (solved(*r)) epochs.push_back(double(*r->first_zero_epoch));
     }
+    std::string cell;  // a '|' in a value would end the table's cell
+    for (char ch : label) cell += ch == '|' ? std::string("\\|") : std::string(1, ch);
     text += fmt::format(
-        "| {} | {}/{} | {} | {} | {} |\n", label, epochs.size(), finished,
+        "| {} | {}/{} | {} | {} | {} |\n", cell, epochs.size(), finished,
         epochs.empty() ? "-" : fmt::format("{:g}", median(epochs)),
         epochs.empty() ? "-" : fmt::format("{:g}", *std::max_element(epochs.begin(), epochs.end())),
         wall.empty() ? "-" : fmt::format("{:.1f}", median(wall)));

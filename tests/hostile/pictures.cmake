@@ -10,10 +10,10 @@ dlca_cli_test(hostile.png_truncated sh -c "${make_png} cut.png 64 64 8 2 4 trunc
   '^train_image: cut\\.png: truncated PNG \\(chunk IDAT at byte 33 needs [0-9]+ bytes, the file has [0-9]+\\)$' \
   ${image} --target cut.png --epochs 1")
 dlca_cli_test(hostile.png_huge_header sh -c "${make_png} huge.png 100000 100000 8 6 1 header-only && ${expect} \
-  '^dlca_run: huge\\.png: image too large \\(100000x100000, 280\\.0 GB to decode. at most 16384 pixels per side and 67108864 in all, e\\.g\\. 8192x8192\\)$' \
+  '^dlca_run: huge\\.png: image too large \\(100000x100000, 260\\.8 GiB to decode. at most 16384 pixels per side and 67108864 in all, e\\.g\\. 8192x8192\\)$' \
   ${run} --model ${v2_model} --init huge.png")
 dlca_cli_test(hostile.png_16bit_over_limit sh -c "${make_png} big.png 16384 16384 16 6 1 header-only && ${expect} \
-  '^train_image: big\\.png: image too large \\(16384x16384, 7\\.5 GB to decode. at most 16384 pixels per side and 67108864 in all, e\\.g\\. 8192x8192\\)$' \
+  '^train_image: big\\.png: image too large \\(16384x16384, 7\\.0 GiB to decode. at most 16384 pixels per side and 67108864 in all, e\\.g\\. 8192x8192\\)$' \
   ${image} --target big.png --epochs 1")
 # The largest image read (8192x8192, 16-bit RGBA: 2048-pixel blocks, one cell a 1024-pixel block
 # at --size 8) decodes to exactly the checkerboard.

@@ -62,3 +62,5 @@ dlca_cli_test(hostile.third.sweep_row_model_swapped sh -c "${t_sweep_cmd} && \
   cp s/models/seed2.json s/models/seed1.json && ${expect} \
   '^dlca_sweep: s/runs/seed1\\.json: not a finished run.s row \\(logits_checksum: crc32:[0-9a-f]+ does not match the parameters in models/seed1\\.json\\)' \
   ${t_sweep_cmd}")
+dlca_cli_test(hostile.third.config_is_directory sh -c "mkdir d && ${expect} --status 2 \
+  \"^dlca_train: --config: 'd': is a directory, not an experiment\" ${t_train} --config d")
