@@ -190,6 +190,7 @@ PyModel load(const std::string& path) {
 }
 
 void save(const PyModel& m, const std::string& path) {
+  if (path.empty()) throw std::invalid_argument("path: an empty path names no file");
   save_model_file(path, m.model, m.training ? &*m.training : nullptr,
                   m.multi_start ? &*m.multi_start : nullptr);
 }

@@ -171,6 +171,8 @@ def _path(name, value):
     """A file argument as text, or a one-line TypeError naming the argument."""
     if not isinstance(value, (str, _os.PathLike)):
         raise TypeError("%s: must be a path (str or os.PathLike), got %r" % (name, value))
+    if _os.fspath(value) == "":
+        raise ValueError("%s: an empty path names no file" % name)
     return _os.fspath(value)
 
 
@@ -203,6 +205,8 @@ def _export(self, path, format=None, name=""):
     that runs it (.html); format defaults from the file's extension. The file is written
     atomically."""
     path = _path("path", path)
+    if _os.path.isdir(path):
+        raise ValueError("%s: is a directory; give a file name" % path)
     source = self.source_path
     try:
         same = source is not None and _os.path.samefile(path, source)

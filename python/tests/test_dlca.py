@@ -235,6 +235,10 @@ class ErrorTest(Scratch):
             model.run(np.zeros((4, 4, 1), np.uint8), steps=1, seed=5)
         with self.assertRaisesRegex(ValueError, "^start: contains NaN"):
             model.run(np.full((4, 4, 1), np.nan), steps=0)
+        with self.assertRaisesRegex(ValueError, "^path: an empty path names no file$"):
+            model.save("")
+        with self.assertRaisesRegex(ValueError, "is a directory; give a file name$"):
+            model.export(self.path(""))
         with self.assertRaisesRegex(ValueError, "^save: an empty path"):
             dlca.train("checkerboard_sync", epochs=1, steps=1, save="")
         with self.assertRaisesRegex(ValueError, "format"):

@@ -156,8 +156,14 @@ std::unique_ptr<CircuitKernel> interpreted_kernel(const Circuit& circuit) {
 }
 
 std::unique_ptr<CircuitKernel> compiled_kernel(const Circuit& circuit) {
-  std::string pattern = (std::filesystem::temp_directory_path() / "dlca_kernel_XXXXXX").string();
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a temporary directory");
+  std::error_code no_temp;
+  const std::filesystem::path temp = std::filesystem::temp_directory_path(no_temp);
+  if (no_temp)  // e.g. TMPDIR names a missing folder
+    throw std::runtime_error("no folder for temporary files (" + no_temp.message() +
+                             "; TMPDIR names it)");
+  std::string pattern = (temp / "dlca_kernel_XXXXXX").string();
+  if (!mkdtemp(pattern.data()))
+    throw std::runtime_error("cannot create a temporary directory in " + temp.string());
   const std::filesystem::path dir = pattern;
   struct Cleanup {
     std::filesystem::path dir;

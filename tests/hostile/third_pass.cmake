@@ -64,3 +64,7 @@ dlca_cli_test(hostile.third.sweep_row_model_swapped sh -c "${t_sweep_cmd} && \
   ${t_sweep_cmd}")
 dlca_cli_test(hostile.third.config_is_directory sh -c "mkdir d && ${expect} --status 2 \
   \"^dlca_train: --config: 'd': is a directory, not an experiment\" ${t_train} --config d")
+# A TMPDIR that does not exist is named plainly (it was "filesystem error: temp_directory_path").
+dlca_cli_test(hostile.third.run_tmpdir_missing env TMPDIR=/nonexistent/dlca ${expect}
+  "^dlca_run: --engine compiled: no folder for temporary files \\(.*[;] TMPDIR names it\\)$"
+  ${t_run} --model ${t_model} --steps 1 --engine compiled)
