@@ -184,7 +184,8 @@ TEST_CASE("a multi-start record that does not fit its model is refused") {
   for (const auto& [key, value, reason] :
        {std::tuple{"chosen", nlohmann::json(2), "multi_start.chosen"},
         std::tuple{"run_seed", nlohmann::json(24), "not the chosen candidate"},
-        std::tuple{"starts", nlohmann::json(1), "multi_start.starts"}}) {
+        std::tuple{"starts", nlohmann::json(1), "multi_start.starts"},
+        std::tuple{"solved_epoch", nlohmann::json(1), "a solved run keeps only its chosen"}}) {
     CAPTURE(key);
     nlohmann::json bad = j;
     bad["multi_start"][key] = value;

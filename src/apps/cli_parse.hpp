@@ -62,6 +62,11 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
     // An empty value ("--save ''", often an unset shell variable) names no file and no number: it
     // is refused instead of being taken as "not given". A value that is another option
     // ("--save --quiet", "--save= --quiet": CLI11 takes the next word) is a forgotten value.
+    // A flag given twice ("--repair --no-repair", "--async --async") is a slip, never a count.
+    for (const CLI::Option* option : app.get_options())
+      if (option->get_items_expected_max() == 0 && option->count() > 1)
+        throw CLI::ValidationError(option->get_name(), "given " + std::to_string(option->count()) +
+                                                           " times (it may be given once)");
     for (const CLI::Option* option : app.get_options())
       if (option->get_type_size() > 0)
         for (const std::string& value : option->results()) {

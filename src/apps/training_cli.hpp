@@ -138,8 +138,7 @@ struct TrainingCli {
     app.add_flag("--repair,!--no-repair", config.repair,
                  "when training ends with hard loss above 0, try each uncertain gate's other "
                  "likely ops one at a time, keeping changes that lower it; the circuit is kept "
-                 "only if it reaches 0 (--no-repair: not even with --recipe robust)")
-        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+                 "only if it reaches 0 (--no-repair: not even with --recipe robust)");
     app.add_option("--log", run.log_path,
                    "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms) and "
                    "its loss curves as SVG beside it");

@@ -9,6 +9,7 @@
 
 #include <hwy/aligned_allocator.h>
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -45,6 +46,11 @@ struct Scratch {
 };
 
 }  // namespace
+
+int arena_concurrency(int requested) {
+  return requested > 0 ? std::min(requested, tbb::info::default_concurrency())
+                       : tbb::task_arena::automatic;
+}
 
 int default_tile_cells(uint32_t rows) {
   // Activations + gradients of one tile: well inside L2, and small enough to give several tiles per
@@ -99,7 +105,7 @@ struct CpuBackend::Impl {
   tbb::task_arena arena;
   tbb::enumerable_thread_specific<Scratch> scratch;
   AlignedBuffer stored;  // keep-all activations: [step][tile][rows][stride]
-  explicit Impl(int threads) : arena(threads > 0 ? threads : tbb::task_arena::automatic) {}
+  explicit Impl(int threads) : arena(arena_concurrency(threads)) {}
 };
 
 CpuBackend::CpuBackend(CpuBackendOptions options)

@@ -12,6 +12,7 @@
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/model.hpp"
 #include "dlca/core/ops.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
 
 namespace dlca {
 
@@ -55,7 +56,7 @@ RepairReport search_repair(const RepairProblem& problem, const std::vector<float
   }
   report.candidates = int(candidates.size());
 
-  tbb::task_arena arena(settings.threads > 0 ? settings.threads : tbb::task_arena::automatic);
+  tbb::task_arena arena(arena_concurrency(settings.threads));
   const size_t chunk = size_t(std::max(1, arena.max_concurrency())) * 4;
   std::vector<double> losses(chunk);
   for (int pass = 0; pass < settings.max_passes && best > 0; ++pass) {

@@ -243,6 +243,10 @@ MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& cho
   const nlohmann::json& list = j.at("candidates");
   if (!list.is_array() || (!list.empty() && list.size() != size_t(r.starts)))
     throw std::runtime_error("multi_start.candidates: must list every start or none");
+  if (r.solved_epoch && !list.empty())
+    throw std::runtime_error(
+        "multi_start.solved_epoch: a solved run keeps only its chosen candidate, yet candidates "
+        "are listed");
   for (size_t k = 0; k < list.size(); ++k) {
     require_known_keys(list[k], {"seed", "logits", "training"}, "multi_start.candidates[]");
     StartState c;

@@ -15,6 +15,7 @@
 
 #include "dlca/circuits/circuit.hpp"
 #include "dlca/core/median.hpp"
+#include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
@@ -199,7 +200,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   const size_t starts = candidates.size();
-  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+  tbb::task_arena arena(arena_concurrency(options.threads));
   size_t chosen = 0;  // the candidate shown, saved and summarised
   const auto trainer = [&]() -> Trainer& { return *candidates[chosen]; };
 

@@ -68,3 +68,7 @@ dlca_cli_test(hostile.third.config_is_directory sh -c "mkdir d && ${expect} --st
 dlca_cli_test(hostile.third.run_tmpdir_missing env TMPDIR=/nonexistent/dlca ${expect}
   "^dlca_run: --engine compiled: no folder for temporary files \\(.*[;] TMPDIR names it\\)$"
   ${t_run} --model ${t_model} --steps 1 --engine compiled)
+# A flag given twice is refused like any option given twice (--async twice applied its preset twice).
+dlca_cli_test(hostile.third.flag_twice ${expect} --status 2
+  "^train_checkerboard: --async: given 2 times \\(it may be given once\\)$"
+  $<TARGET_FILE:train_checkerboard> --async --async --epochs 1)

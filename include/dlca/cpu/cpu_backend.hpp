@@ -34,6 +34,10 @@ class CpuBackend : public Backend {
   std::unique_ptr<Impl> impl_;
 };
 
+// The concurrency of a TBB arena for `requested` threads (0: all cores): at most the machine's
+// cores, since TBB gives no arena more workers than that (and warns on stderr when asked to).
+int arena_concurrency(int requested);
+
 // The tile size chosen automatically for a program of `rows` rows (activations and gradients of one
 // tile stay within about 1 MiB).
 int default_tile_cells(uint32_t rows);
