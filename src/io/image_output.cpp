@@ -34,7 +34,7 @@ void write_png(const std::string& path, const RgbImage& image) {
 struct GifWriter::Impl {
   std::string path;
   int delay_ms;
-  OutputFile out;
+  std::unique_ptr<OutputFile> out;
   std::string buffer;  // encoded bytes not yet written
   GifFileType* gif = nullptr;
   ColorMapObject* palette = nullptr;
@@ -42,7 +42,8 @@ struct GifWriter::Impl {
   int width = 0, height = 0;
   std::vector<GifPixelType> line;
 
-  Impl(std::string p, int delay) : path(p), delay_ms(delay), out(std::move(p)) {}
+  Impl(std::string p, int delay)
+      : path(p), delay_ms(delay), out(std::make_unique<OutputFile>(std::move(p))) {}
   ~Impl() {
     int error = 0;
     if (gif) EGifCloseFile(gif, &error);
@@ -53,7 +54,7 @@ struct GifWriter::Impl {
   }
   void flush(size_t above) {
     if (buffer.size() > above) {
-      out.write(buffer);
+      out->write(buffer);
       buffer.clear();
     }
   }
@@ -135,7 +136,9 @@ void GifWriter::add_frame(const RgbImage& f) {
   I.flush(size_t(1) << 16);
 }
 
-void GifWriter::finish() {
+void GifWriter::finish() { finish_uncommitted()->commit(); }
+
+std::unique_ptr<OutputFile> GifWriter::finish_uncommitted() {
   Impl& I = *impl_;
   if (!I.gif) throw FileError(I.path + ": no frames to write");
   int error = 0;
@@ -143,7 +146,7 @@ void GifWriter::finish() {
   I.gif = nullptr;
   if (EGifCloseFile(gif, &error) == GIF_ERROR) throw I.fail("closing the GIF", error);
   I.flush(0);
-  I.out.commit();
+  return std::move(I.out);
 }
 
 }  // namespace dlca

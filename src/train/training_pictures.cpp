@@ -34,6 +34,11 @@ void check_rollout_gif(const ExperimentConfig& cfg) {
 }
 
 void write_rollout_gif(const Model& model, const Task& task, const std::string& path) {
+  rollout_gif_uncommitted(model, task, path)->commit();
+}
+
+std::unique_ptr<OutputFile> rollout_gif_uncommitted(const Model& model, const Task& task,
+                                                    const std::string& path) {
   const ExperimentConfig& cfg = model.config;
   TaskBatch batch;
   task.make_batch(0, batch);
@@ -60,7 +65,7 @@ void write_rollout_gif(const Model& model, const Task& task, const std::string& 
       sim.step();
     frame();
   }
-  gif.finish();
+  return gif.finish_uncommitted();
 }
 
 }  // namespace dlca

@@ -231,12 +231,10 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   const auto solved = [&] { return solved_by.has_value(); };
   bool repaired = false;  // --repair found a working circuit after the last epoch
   MultiStartRecord record;
-  const auto save = [&] {
+  // The --save file's text: a checkpoint of the chosen candidate (and, while unsolved, of all).
+  const auto checkpoint_text = [&] {
     const TrainingState state = training_state_of(trainer());
-    if (starts == 1) {
-      save_model_file(options.save_path, trainer().model(), &state);
-      return;
-    }
+    if (starts == 1) return model_file_text(trainer().model(), &state);
     record.run_seed = run_seed;
     record.starts = int(starts);
     record.chosen = int(chosen);
@@ -249,8 +247,9 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
         record.candidates.push_back({start_seed(run_seed, int(k)), candidates[k]->model().logits,
                                      training_state_of(*candidates[k])});
     }
-    save_model_file(options.save_path, trainer().model(), &state, &record);
+    return model_file_text(trainer().model(), &state, &record);
   };
+  const auto save = [&] { write_file_atomically(options.save_path, checkpoint_text()); };
   double last_draw = -1, last_log_write = 0;
   std::vector<double> round_ms;  // wall time of each epoch of all candidates together
   while (trainer().epoch() < options.epochs && !solved() && !stop_requested()) {
@@ -354,20 +353,28 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
                                         : summary.update_op_counts)[ops[g]];
   if (options.evaluate) summary.extra = options.evaluate(model);
 
+  // Every output is written to its temporary first and the files are replaced only once all are
+  // written, so a run that fails on one (a full disk, /dev/full) replaces none of the others.
+  std::vector<std::unique_ptr<OutputFile>> outputs;
+  const auto stage = [&](const std::string& path, const std::string& contents) {
+    outputs.push_back(std::make_unique<OutputFile>(path));
+    outputs.back()->write(contents);
+  };
   if (!options.log_path.empty()) {
-    write_file_atomically(options.log_path, csv());
+    stage(options.log_path, csv());
     if (const std::string svg = log_svg_path(options.log_path); !svg.empty())
-      write_file_atomically(svg, loss_curves_svg(history, summary.experiment + ": loss per epoch"));
+      stage(svg, loss_curves_svg(history, summary.experiment + ": loss per epoch"));
   }
   if (!options.histogram_path.empty())
-    write_file_atomically(options.histogram_path,
-                          gate_histogram_svg(summary.perception_op_counts, summary.update_op_counts,
-                                             fmt::format("{}: hard gates by op (A and B left out)",
-                                                         summary.experiment)));
-  if (!options.gif_path.empty()) write_rollout_gif(model, trainer().task(), options.gif_path);
-  if (!options.save_path.empty()) save();
-  if (!options.summary_path.empty())
-    write_file_atomically(options.summary_path, summary.to_json().dump(2) + "\n");
+    stage(options.histogram_path,
+          gate_histogram_svg(
+              summary.perception_op_counts, summary.update_op_counts,
+              fmt::format("{}: hard gates by op (A and B left out)", summary.experiment)));
+  if (!options.gif_path.empty())
+    outputs.push_back(rollout_gif_uncommitted(model, trainer().task(), options.gif_path));
+  if (!options.save_path.empty()) stage(options.save_path, checkpoint_text());
+  if (!options.summary_path.empty()) stage(options.summary_path, summary.to_json().dump(2) + "\n");
+  for (const auto& output : outputs) output->commit();
 
   out << fmt::format("{} on {}: {} epochs{}{} in {} ({:.2f} ms/epoch median)\n", summary.experiment,
                      summary.backend, summary.epochs,

@@ -72,3 +72,9 @@ dlca_cli_test(hostile.third.run_tmpdir_missing env TMPDIR=/nonexistent/dlca ${ex
 dlca_cli_test(hostile.third.flag_twice ${expect} --status 2
   "^train_checkerboard: --async: given 2 times \\(it may be given once\\)$"
   $<TARGET_FILE:train_checkerboard> --async --async --epochs 1)
+# A run that fails writing one output replaces none of the others (the log and the checkpoint
+# were replaced when the summary, written last, failed).
+dlca_cli_test(hostile.third.failed_output_replaces_none sh -c "echo old > keep.json && echo old > keep.csv \
+  && ${expect} '/dev/full' ${t_train} --config ${t_tiny} --epochs 2 --save keep.json --log keep.csv \
+  --summary /dev/full && grep -qx old keep.json && grep -qx old keep.csv && test ! -e keep.svg \
+  && ! ls | grep -q tmp")

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "dlca/io/atomic_file.hpp"
+
 namespace dlca {
 
 // An 8-bit RGB picture, row-major.
@@ -30,6 +32,9 @@ class GifWriter {
   ~GifWriter();
   void add_frame(const RgbImage& frame);  // throws FileError
   void finish();                          // completes the file; throws FileError
+  // Completes the file but leaves it a temporary: the caller commits it (with other outputs).
+  std::unique_ptr<OutputFile> finish_uncommitted();
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

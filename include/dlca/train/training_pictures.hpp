@@ -2,7 +2,10 @@
 // GIF of the trained hard rule growing from the task's first initial grid.
 #pragma once
 
+#include <memory>
 #include <string>
+
+#include "dlca/io/atomic_file.hpp"
 
 #include "dlca/core/model.hpp"
 #include "dlca/train/task.hpp"
@@ -16,6 +19,9 @@ std::string svg_beside(const std::string& csv_path);
 // initial grid of the task's epoch-0 batch, one frame per step. Channels 0..2 are drawn in colour
 // when the loss covers three channels, else channel 0 in black. Throws FileError.
 void write_rollout_gif(const Model& model, const Task& task, const std::string& path);
+// The same GIF, written but not yet committed (see OutputFile), to commit with other outputs.
+std::unique_ptr<OutputFile> rollout_gif_uncommitted(const Model& model, const Task& task,
+                                                    const std::string& path);
 // Throws ConfigError when the configuration's grid is too large for that GIF.
 void check_rollout_gif(const ExperimentConfig& config);
 
