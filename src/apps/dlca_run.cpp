@@ -288,9 +288,13 @@ int simulate(const Options& o) {
       gif->add_frame(draw_grid(*grid, o.rgb, zoom));
   }
 
-  if (!o.csv_path.empty()) write_file_atomically(o.csv_path, csv);
-  if (gif) gif->finish();
-  if (!o.png_path.empty()) write_png(o.png_path, draw_grid(*grid, o.rgb, 1));
+  // All outputs are written before any replaces its file: a failure on one replaces none.
+  OutputGroup outputs;
+  if (!o.csv_path.empty()) outputs.add(o.csv_path, csv);
+  if (gif) outputs.add(gif->finish_uncommitted());
+  if (!o.png_path.empty())
+    outputs.add(o.png_path, png_bytes(o.png_path, draw_grid(*grid, o.rgb, 1)));
+  outputs.commit();
   if (!o.quiet) {
     std::cout << fmt::format("circuit: {} gates, {} channels (on {})\n", circuit.gates.size(), C,
                              grid->name());

@@ -161,6 +161,20 @@ void OutputFile::commit() {
   slot_ = -1;
 }
 
+void OutputGroup::add(const std::string& path, std::string_view contents) {
+  outputs_.push_back(std::make_unique<OutputFile>(path));
+  outputs_.back()->write(contents);
+}
+
+void OutputGroup::add(std::unique_ptr<OutputFile> written) {
+  outputs_.push_back(std::move(written));
+}
+
+void OutputGroup::commit() {
+  for (const auto& output : outputs_) output->commit();
+  outputs_.clear();
+}
+
 void write_file_atomically(const std::string& path, std::string_view contents) {
   OutputFile out(path);
   out.write(contents);

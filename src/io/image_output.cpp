@@ -23,12 +23,16 @@ void append_bytes(void* context, void* data, int size) {
 
 }  // namespace
 
-void write_png(const std::string& path, const RgbImage& image) {
+std::string png_bytes(const std::string& path, const RgbImage& image) {
   std::string bytes;
   if (!stbi_write_png_to_func(append_bytes, &bytes, image.width, image.height, 3, image.rgb.data(),
                               image.width * 3))
     throw FileError(path + ": could not encode the PNG");
-  write_file_atomically(path, bytes);
+  return bytes;
+}
+
+void write_png(const std::string& path, const RgbImage& image) {
+  write_file_atomically(path, png_bytes(path, image));
 }
 
 struct GifWriter::Impl {

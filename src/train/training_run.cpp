@@ -355,26 +355,23 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
 
   // Every output is written to its temporary first and the files are replaced only once all are
   // written, so a run that fails on one (a full disk, /dev/full) replaces none of the others.
-  std::vector<std::unique_ptr<OutputFile>> outputs;
-  const auto stage = [&](const std::string& path, const std::string& contents) {
-    outputs.push_back(std::make_unique<OutputFile>(path));
-    outputs.back()->write(contents);
-  };
+  OutputGroup outputs;
   if (!options.log_path.empty()) {
-    stage(options.log_path, csv());
+    outputs.add(options.log_path, csv());
     if (const std::string svg = log_svg_path(options.log_path); !svg.empty())
-      stage(svg, loss_curves_svg(history, summary.experiment + ": loss per epoch"));
+      outputs.add(svg, loss_curves_svg(history, summary.experiment + ": loss per epoch"));
   }
   if (!options.histogram_path.empty())
-    stage(options.histogram_path,
-          gate_histogram_svg(
-              summary.perception_op_counts, summary.update_op_counts,
-              fmt::format("{}: hard gates by op (A and B left out)", summary.experiment)));
+    outputs.add(options.histogram_path,
+                gate_histogram_svg(
+                    summary.perception_op_counts, summary.update_op_counts,
+                    fmt::format("{}: hard gates by op (A and B left out)", summary.experiment)));
   if (!options.gif_path.empty())
-    outputs.push_back(rollout_gif_uncommitted(model, trainer().task(), options.gif_path));
-  if (!options.save_path.empty()) stage(options.save_path, checkpoint_text());
-  if (!options.summary_path.empty()) stage(options.summary_path, summary.to_json().dump(2) + "\n");
-  for (const auto& output : outputs) output->commit();
+    outputs.add(rollout_gif_uncommitted(model, trainer().task(), options.gif_path));
+  if (!options.save_path.empty()) outputs.add(options.save_path, checkpoint_text());
+  if (!options.summary_path.empty())
+    outputs.add(options.summary_path, summary.to_json().dump(2) + "\n");
+  outputs.commit();
 
   out << fmt::format("{} on {}: {} epochs{}{} in {} ({:.2f} ms/epoch median)\n", summary.experiment,
                      summary.backend, summary.epochs,

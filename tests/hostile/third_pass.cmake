@@ -78,3 +78,6 @@ dlca_cli_test(hostile.third.failed_output_replaces_none sh -c "echo old > keep.j
   && ${expect} '/dev/full' ${t_train} --config ${t_tiny} --epochs 2 --save keep.json --log keep.csv \
   --summary /dev/full && grep -qx old keep.json && grep -qx old keep.csv && test ! -e keep.svg \
   && ! ls | grep -q tmp")
+dlca_cli_test(hostile.third.run_failed_output_replaces_none sh -c "echo old > keep.csv \
+  && ${expect} '/dev/full' ${t_run} --model ${t_model} --steps 2 --csv keep.csv --png /dev/full \
+  && grep -qx old keep.csv && ! ls | grep -q tmp")

@@ -5,9 +5,11 @@
 // dead processes are removed when the file is next written. Errors name the file and the reason.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlca {
 
@@ -35,6 +37,18 @@ class OutputFile {
   std::string path_, tmp_, target_;  // tmp_ empty when writing directly; target_: renamed onto
   int fd_ = -1;
   int slot_ = -1;  // in the registry remove_temporary_files() reads
+};
+
+// Several outputs that replace their files together: each is written to its temporary as it is
+// added, and commit() renames them all, so a failure while writing any replaces none of the files.
+class OutputGroup {
+ public:
+  void add(const std::string& path, std::string_view contents);  // throws FileError
+  void add(std::unique_ptr<OutputFile> written);                 // e.g. a finished GIF
+  void commit();                                                 // throws FileError
+
+ private:
+  std::vector<std::unique_ptr<OutputFile>> outputs_;
 };
 
 void write_file_atomically(const std::string& path, std::string_view contents);

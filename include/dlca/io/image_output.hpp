@@ -18,6 +18,8 @@ struct RgbImage {
 };
 
 void write_png(const std::string& path, const RgbImage& image);  // throws FileError
+// The PNG file's bytes (`path` names it in errors). Throws FileError.
+std::string png_bytes(const std::string& path, const RgbImage& image);
 
 // A GIF's width and height are 16-bit numbers.
 inline constexpr int kMaxGifSide = 65535;
