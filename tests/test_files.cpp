@@ -66,6 +66,29 @@ TEST_CASE("an OutputFile not committed leaves nothing, and reading a directory s
                        FileError);
 }
 
+TEST_CASE("an OutputGroup replaces all its files or none") {
+  const testing::ScratchDir scratch;
+  const fs::path dir = scratch.path;
+  write_file_atomically((dir / "a.csv").string(), "old");
+  {
+    OutputGroup group;
+    group.add((dir / "a.csv").string(), "new");
+    group.add((dir / "b.json").string(), "new");
+    fs::create_directory(dir / "b.json");  // the target became a directory while writing
+    CHECK_THROWS_WITH_AS(group.commit(), ((dir / "b.json").string() + ": is a directory").c_str(),
+                         FileError);
+  }
+  CHECK(read_file((dir / "a.csv").string()) == "old");
+  fs::remove(dir / "b.json");
+  OutputGroup group;
+  group.add((dir / "a.csv").string(), "new");
+  group.add((dir / "b.json").string(), "new");
+  group.commit();
+  CHECK(read_file((dir / "a.csv").string()) == "new");
+  CHECK(read_file((dir / "b.json").string()) == "new");
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);  // no temps
+}
+
 TEST_CASE("check_output_paths compares files, not spellings") {
   const testing::ScratchDir scratch;
   const fs::path dir = scratch.path;
@@ -100,6 +123,9 @@ TEST_CASE("memory sizes and the training estimate") {
         (std::string("'") + text + "' is not a memory size (like 512M, 4G or 1T)").c_str(),
         std::invalid_argument);
   CHECK(parse_memory_size("1.5K") == 1536);
+  CHECK_THROWS_WITH_AS(parse_memory_size("1.5"),
+                       "'1.5' is not a memory size: bytes are whole numbers",
+                       std::invalid_argument);
   CHECK(parse_memory_size("2KB") == 2048);
   CHECK(format_bytes(uint64_t(3) << 29) == "1.5 GiB");
   // The paper's checkerboard: a few MiB; an 8192^2 grid for 20 steps: tens of GiB.

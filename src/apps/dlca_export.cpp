@@ -80,12 +80,12 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
     std::cout << fmt::format("pruned circuit: {} gates, {} channels, {} of {} inputs used\n",
                              circuit.gates.size(), circuit.channels,
                              std::count(used.begin(), used.end(), true), used.size());
-    if (!digitaljs_path.empty())
-      dlca::write_file_atomically(digitaljs_path, dlca::circuit_to_digitaljs(circuit));
-    if (!c_path.empty()) dlca::write_file_atomically(c_path, dlca::circuit_to_c(circuit, name));
-    if (!verilog_path.empty())
-      dlca::write_file_atomically(verilog_path, dlca::circuit_to_verilog(circuit, name));
-    if (!html_path.empty()) dlca::write_file_atomically(html_path, dlca::circuit_page_html(page));
+    dlca::OutputGroup outputs;  // a failure on one replaces none of the others
+    if (!digitaljs_path.empty()) outputs.add(digitaljs_path, dlca::circuit_to_digitaljs(circuit));
+    if (!c_path.empty()) outputs.add(c_path, dlca::circuit_to_c(circuit, name));
+    if (!verilog_path.empty()) outputs.add(verilog_path, dlca::circuit_to_verilog(circuit, name));
+    if (!html_path.empty()) outputs.add(html_path, dlca::circuit_page_html(page));
+    outputs.commit();
     return 0;
   } catch (const dlca::PathConflict& e) {  // two options naming one file: bad usage
     std::fprintf(stderr, "%s: %s\n", program, e.what());

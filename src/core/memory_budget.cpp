@@ -45,6 +45,8 @@ uint64_t parse_memory_size(const std::string& text) {
     scale = 0x1p40;
   else if (!unit.empty())
     throw bad();
+  if (scale == 1 && value != std::floor(value))
+    throw std::invalid_argument("'" + text + "' is not a memory size: bytes are whole numbers");
   const double bytes = value * scale;
   if (!std::isfinite(bytes) || bytes >= 0x1p63) throw bad();
   if (bytes < 1)

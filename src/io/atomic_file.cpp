@@ -171,6 +171,9 @@ void OutputGroup::add(std::unique_ptr<OutputFile> written) {
 }
 
 void OutputGroup::commit() {
+  // Every target is checked before any is renamed (one made a directory while the bytes were
+  // written would otherwise fail after the others were replaced).
+  for (const auto& output : outputs_) check_writable(output->path());
   for (const auto& output : outputs_) output->commit();
   outputs_.clear();
 }

@@ -81,3 +81,6 @@ dlca_cli_test(hostile.third.failed_output_replaces_none sh -c "echo old > keep.j
 dlca_cli_test(hostile.third.run_failed_output_replaces_none sh -c "echo old > keep.csv \
   && ${expect} '/dev/full' ${t_run} --model ${t_model} --steps 2 --csv keep.csv --png /dev/full \
   && grep -qx old keep.csv && ! ls | grep -q tmp")
+dlca_cli_test(hostile.third.export_failed_output_replaces_none sh -c "echo old > a.c \
+  && ${expect} '/dev/full' $<TARGET_FILE:dlca_export> --model ${t_model} --c a.c --html /dev/full \
+  && grep -qx old a.c && ! ls | grep -q tmp")

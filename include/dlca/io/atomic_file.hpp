@@ -40,7 +40,8 @@ class OutputFile {
 };
 
 // Several outputs that replace their files together: each is written to its temporary as it is
-// added, and commit() renames them all, so a failure while writing any replaces none of the files.
+// added, and commit() checks every target, then renames them all, so a failure while writing any
+// (or a target that became a directory meanwhile) replaces none of the files.
 class OutputGroup {
  public:
   void add(const std::string& path, std::string_view contents);  // throws FileError
