@@ -154,8 +154,7 @@ int simulate(const Options& o) {
         fmt::format("--gif: a {}x{} grid at zoom {} is more than 2048 pixels a side; use --png or "
                     "a smaller grid",
                     width, height, zoom));
-  if (!o.png_path.empty() &&
-      (std::max(height, width) > kMaxImageSide || int64_t(height) * width > kMaxImagePixels))
+  if (!o.png_path.empty() && !within_png_limits(uint64_t(width), uint64_t(height)))
     throw dlca::cli::UsageError(fmt::format(
         "--png: a {}x{} grid is larger than the PNGs dlca reads back (at most {} pixels a side "
         "and {} in all, e.g. 8192x8192); use a smaller grid",

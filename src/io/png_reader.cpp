@@ -72,9 +72,7 @@ uint64_t png_decode_bytes(const std::string& path) {
     return 0;
   const uint32_t width = be32(head, 16), height = be32(head, 20);
   const uint64_t pixels = uint64_t(width) * height;
-  if (width > uint32_t(kMaxImageSide) || height > uint32_t(kMaxImageSide) ||
-      pixels > uint64_t(kMaxImagePixels))
-    return 0;  // refused by load_png before decoding
+  if (!within_png_limits(width, height)) return 0;  // refused by load_png before decoding
   return pixels * uint64_t(kPngDecodeBytesPerPixel);
 }
 
@@ -89,8 +87,7 @@ Image load_png(const std::string& path) {
   const uint32_t header_w = be32(bytes, 16), header_h = be32(bytes, 20);
   if (header_w == 0 || header_h == 0) throw FileError(path + ": image has no pixels");
   const uint64_t pixels = uint64_t(header_w) * header_h;
-  if (header_w > uint32_t(kMaxImageSide) || header_h > uint32_t(kMaxImageSide) ||
-      pixels > uint64_t(kMaxImagePixels))
+  if (!within_png_limits(header_w, header_h))
     throw FileError(fmt::format(
         "{}: image too large ({}x{}, {} to decode; at most {} pixels per side and {} in "
         "all, e.g. 8192x8192)",

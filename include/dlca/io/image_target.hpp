@@ -23,6 +23,11 @@ struct Image {
 inline constexpr int kMaxImageSide = 16384;
 inline constexpr int64_t kMaxImagePixels = int64_t(1) << 26;
 inline constexpr int64_t kPngDecodeBytesPerPixel = 28;
+// True when a picture of this size is within those limits (dlca reads it back).
+inline bool within_png_limits(uint64_t width, uint64_t height) {
+  return width <= uint64_t(kMaxImageSide) && height <= uint64_t(kMaxImageSide) &&
+         width * height <= uint64_t(kMaxImagePixels);
+}
 
 // Throws FileError("PATH: reason") for a missing, empty, non-PNG, truncated or corrupt file (every
 // chunk's CRC is checked), a header with no pixels or more than the limits above, or any file the
