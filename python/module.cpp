@@ -261,6 +261,11 @@ py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool
         "start: must be H x W x C with H, W >= 1 and 1 <= C <= " + std::to_string(channels) +
         " (the model's channels), got " + std::to_string(height) + " x " + std::to_string(width) +
         " x " + std::to_string(k));
+  // The grid's bit planes (two copies) and the planes and array of bytes returned.
+  const uint64_t grid_cells = uint64_t(height) * uint64_t(width);
+  const uint64_t plane_bytes = uint64_t(height) * ((uint64_t(width) + 63) / 64) * 8;
+  check_memory(2 * uint64_t(channels) * (plane_bytes + grid_cells),
+               fmt::format("a {}x{} grid of {} channels", width, height, channels), 0);
   const Circuit circuit = prune(m.model);
   std::vector<uint8_t> final_planes;
   {
@@ -290,6 +295,11 @@ py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool
 py::array_t<uint8_t> read_cells(const std::string& path, int height, int width,
                                 const std::string& colours, float threshold) {
   const PictureColours picture = parse_picture_colours(colours);
+  // As dlca run estimates it: the PNG decoded at its own size, its resized copies (floats), and
+  // the planes and the array of bytes returned.
+  const uint64_t cells = uint64_t(height) * uint64_t(width);
+  check_memory(png_decode_bytes(path) + 2 * 12 * cells + 2 * cells * picture_planes(picture),
+               fmt::format("reading {} as {}x{} cells", path, width, height), 0);
   const std::vector<uint8_t> planes = read_cell_planes(path, height, width, picture, threshold);
   return cells_from_planes(planes, height, width, picture_planes(picture));
 }
@@ -313,6 +323,15 @@ std::string export_text(const PyModel& m, const std::string& format, const std::
                               "'");
 }
 
+// JSON text handed in from Python, or a ConfigError naming the argument (not nlohmann's message).
+nlohmann::json json_argument(const std::string& text, const std::string& name) {
+  try {
+    return parse_json_text(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError(name + ": not valid JSON (" + plain_error_text(e) + ")");
+  }
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_dlca, m) {
@@ -326,7 +345,7 @@ PYBIND11_MODULE(_dlca, m) {
       .def("config_json", [](const ExperimentFile& e) { return config_to_json(e.config).dump(); })
       .def("with_config", [](const ExperimentFile& e, const std::string& text) {
         ExperimentFile copy = e;
-        copy.config = config_from_json(parse_json_text(text));
+        copy.config = config_from_json(json_argument(text, "config"));
         return copy;
       });
   m.def("load_experiment", py::overload_cast<const std::string&>(&load_experiment),
@@ -334,7 +353,7 @@ PYBIND11_MODULE(_dlca, m) {
   m.def(
       "experiment_from_json",
       [](const std::string& text, const std::string& dir) {
-        return experiment_from_json(parse_json_text(text), dir, "experiment");
+        return experiment_from_json(json_argument(text, "experiment"), dir, "experiment");
       },
       py::arg("text"), py::arg("dir"));
   m.def("experiment_names", py::overload_cast<>(&experiment_names));

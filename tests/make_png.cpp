@@ -5,7 +5,10 @@
 //   [DAMAGE]
 // Pixels are white and opaque where (y/BLOCK + x/BLOCK) is odd, black elsewhere. DAMAGE: crc (a
 // bit of IDAT's stored CRC flipped; the data still decodes), truncate (the file cut in the middle
-// of IDAT), header-only (the header's size with the data of a 1x1 image).
+// of IDAT), header-only (the header's size with the data of a 1x1 image), bomb (the data of 64
+// times the header's rows, all inflated by a decoder that does not count), interlace2 (an
+// interlace method PNG does not have). DEPTH and TYPE are written as given, so a combination PNG
+// does not allow (bit depth 4 with RGB) makes a file with a bad header.
 #include <zlib.h>
 
 #include <cstdio>
@@ -61,9 +64,9 @@ std::string deflated_pixels(uint32_t w, uint32_t h, int depth, int type, uint32_
 
 int main(int argc, char** argv) {
   if (argc < 7) {
-    std::fprintf(
-        stderr,
-        "usage: dlca_make_png OUT WIDTH HEIGHT DEPTH TYPE BLOCK [crc|truncate|header-only]\n");
+    std::fprintf(stderr,
+                 "usage: dlca_make_png OUT WIDTH HEIGHT DEPTH TYPE BLOCK "
+                 "[crc|truncate|header-only|bomb|interlace2]\n");
     return 2;
   }
   const uint32_t w = uint32_t(std::strtoul(argv[2], nullptr, 10));
@@ -74,9 +77,10 @@ int main(int argc, char** argv) {
   std::string ihdr;
   put32(ihdr, w);
   put32(ihdr, h);
-  ihdr += {char(depth), char(type), 0, 0, 0};
+  ihdr += {char(depth), char(type), 0, 0, char(damage == "interlace2" ? 2 : 0)};
   const std::string pixels = damage == "header-only" ? deflated_pixels(1, 1, depth, type, 1)
-                                                     : deflated_pixels(w, h, depth, type, block);
+                             : damage == "bomb" ? deflated_pixels(w, h * 64, depth, type, block)
+                                                : deflated_pixels(w, h, depth, type, block);
   std::string idat = chunk("IDAT", pixels);
   if (damage == "crc") idat.back() ^= 0x10;  // the stored CRC: the data itself decodes
   std::string png =

@@ -44,7 +44,9 @@ std::string refusal(const std::string& path) {
 TEST_CASE("model files and checkpoints round-trip exactly") {
   testing::ScratchDir dir;
   const std::string path = dir / "dlca_test_model.json";
-  Model m = make_model(testing::small_config(2, 2, 2, 4, 4, 2, 1, false, false));
+  ExperimentConfig config = testing::small_config(2, 2, 2, 4, 4, 2, 1, false, false);
+  config.loss_channels = {0};  // the checkerboard's one target plane
+  Model m = make_model(config);
   testing::randomize_logits(m, 3);
   CHECK_THROWS_WITH(save_model_file(path, m), doctest::Contains("task"));  // unknown: not saved
   m.task = TrainedTask(TaskKind::kCheckerboard);
@@ -181,8 +183,9 @@ TEST_CASE("damaged model files are refused by name and reason") {
   };
   CHECK(resealed([](auto& c) { c["logits"].erase(0); }).find("logits: expected") !=
         std::string::npos);
-  CHECK(resealed([](auto& c) { c["wiring"]["update"][0]["a"][0] = 100000; }).find("out of range") !=
-        std::string::npos);
+  CHECK(resealed([](auto& c) {
+          c["wiring"]["update"][0]["a"][0] = 100000;
+        }).find("input index 100000 is outside 0..") != std::string::npos);
   CHECK(resealed([](auto& c) { c["config"]["channels"] = -1; }).find("channels") !=
         std::string::npos);
   CHECK(resealed([](auto& c) { c["training"]["epoch"] = 7; }).find("optimizer steps") !=
@@ -207,6 +210,14 @@ TEST_CASE("damaged model files are refused by name and reason") {
           c["training"]["history"]["ms"][1] = -1;
         }).find("training.history.ms: negative value") != std::string::npos);
   CHECK(resealed([](auto& c) { c["kind"] = "model"; }).find("training: only checkpoints hold it") !=
+        std::string::npos);
+  // A number of the wrong kind is named as such, not as an unsupported value or a bad index.
+  CHECK(resealed([](auto& c) {
+          c["version"] = 3.0;
+        }).find("version: must be an integer, got 3.0") != std::string::npos);
+  CHECK(resealed([](auto& c) {
+          c["wiring"]["update"][0]["a"][0] = 1.0;
+        }).find("wiring.update[0].a: input indices must be integers, got 1.0") !=
         std::string::npos);
   // Nothing after the JSON, not even a NUL byte (which ended the text for the parser).
   CHECK(refused_with(good + std::string(1, '\0')).find("a NUL byte at offset") !=

@@ -41,7 +41,8 @@ TEST_CASE("model files store the task: checkerboard, Game of Life and image roun
   testing::ScratchDir dir;
   const std::string path = dir / "dlca_test_task.json";
   ExperimentConfig cb = testing::small_config(2, 2, 2, 5, 6, 2, 1, false, false);
-  cb.name = "renamed";  // the task is stored, not read from the name
+  cb.name = "renamed";     // the task is stored, not read from the name
+  cb.loss_channels = {0};  // the checkerboard's one target plane
   const Model a = round_trip(cb, CheckerboardTask(cb), path);
   CHECK(a.task.kind == TaskKind::kCheckerboard);
   CHECK_FALSE(a.task.inferred);
@@ -85,6 +86,7 @@ TEST_CASE("a stored task that cannot fit its configuration is refused by name") 
   const std::string path = dir / "dlca_test_task_bad.json";
   const std::string prefix = dir.path.string() + "/";
   ExperimentConfig c = testing::small_config(2, 2, 2, 4, 4, 2, 1, false, false);
+  c.loss_channels = {0};  // the checkerboard's one target plane
   CpuBackend cpu;
   CheckerboardTask task(c);
   Trainer trainer(make_model(c), task, cpu);

@@ -144,3 +144,10 @@ TEST_CASE("sweep: option texts too long for a file name give short run names") {
   CHECK(dlca::Sweep(spec, tiny_experiment(), "unused").runs()[0].id ==
         "name=" + std::string(150, 'a') + "_seed1");
 }
+
+TEST_CASE("sweep: a seed range may end at the largest seed") {
+  // ++s wrapped to 0 at 2^64 - 1, and the range never ended.
+  const std::vector<uint64_t> seeds =
+      dlca::parse_seeds("18446744073709551614-18446744073709551615");
+  CHECK(seeds == std::vector<uint64_t>{18446744073709551614ull, 18446744073709551615ull});
+}

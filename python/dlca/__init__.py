@@ -144,8 +144,11 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
     summary the programs print. Other keywords: see the module's help."""
     if not isinstance(verbose, (bool, _np.bool_)):
         raise TypeError("verbose: must be True or False, got %r" % (verbose,))
-    if not isinstance(print_every, int) or print_every < 1:
-        raise ValueError("print_every: must be a positive integer, got %r" % (print_every,))
+    if isinstance(print_every, (bool, _np.bool_)) or not isinstance(print_every, (int, _np.integer)):
+        raise TypeError("print_every: must be an integer, got %r" % (print_every,))
+    if print_every < 1:
+        raise ValueError("print_every: must be a positive integer, got %d" % print_every)
+    print_every = int(print_every)
     run = _dlca.RunOptions()
     config_options = {}
     for key, value in options.items():
@@ -205,6 +208,10 @@ def _export(self, path, format=None, name=""):
     that runs it (.html); format defaults from the file's extension. The file is written
     atomically."""
     path = _path("path", path)
+    if format is not None and not isinstance(format, str):
+        raise TypeError("format: must be c, verilog, digitaljs or html, got %r" % (format,))
+    if not isinstance(name, str):
+        raise TypeError("name: must be text (a C or Verilog identifier), got %r" % (name,))
     if _os.path.isdir(path):
         raise ValueError("%s: is a directory; give a file name" % path)
     source = self.source_path
@@ -239,7 +246,8 @@ def _run(self, start, steps, async_=False, fire_rate=None, seed=None, periodic=N
             raise TypeError("%s: must be an integer, got %r" % (name, value))
     if not isinstance(async_, (bool, _np.bool_)):
         raise TypeError("async: must be True or False, got %r" % (async_,))
-    if fire_rate is not None and not isinstance(fire_rate, (int, float, _np.integer, _np.floating)):
+    if fire_rate is not None and (isinstance(fire_rate, (bool, _np.bool_)) or not isinstance(
+            fire_rate, (int, float, _np.integer, _np.floating))):
         raise TypeError("fire_rate: must be a number, got %r" % (fire_rate,))
     if periodic is not None and not isinstance(periodic, (bool, _np.bool_)):
         raise TypeError("periodic: must be True, False or None, got %r" % (periodic,))
@@ -252,6 +260,8 @@ def _run(self, start, steps, async_=False, fire_rate=None, seed=None, periodic=N
         raise TypeError("start: must hold numbers (cells: non-zero = live), got dtype %s" % cells.dtype)
     if cells.dtype.kind == "f" and not _np.isfinite(cells).all():
         raise ValueError("start: contains NaN or infinity (cells are 0 or 1; non-zero = live)")
+    if cells.ndim not in (2, 3):
+        raise ValueError("start: must be an array H x W or H x W x C, got %d dimensions" % cells.ndim)
     cells = (cells != 0).astype(_np.uint8)  # any non-zero value is a live cell
     return Model._run_compiled(self, cells, _operator.index(steps), bool(async_),
                                None if fire_rate is None else float(fire_rate),
@@ -259,6 +269,13 @@ def _run(self, start, steps, async_=False, fire_rate=None, seed=None, periodic=N
                                None if periodic is None else bool(periodic))
 
 
+def _save(self, path):
+    """Writes the model (a resumable checkpoint when it was trained or loaded as one) atomically."""
+    Model._save_compiled(self, _path("path", path))
+
+
+Model._save_compiled = Model.save
+Model.save = _save
 Model._run_compiled = Model.run
 Model.run = _run
 Model.export = _export

@@ -4,6 +4,7 @@ DLCA_BIN at the programs."""
 
 import json
 import os
+import pathlib
 import signal
 import subprocess
 import tempfile
@@ -252,11 +253,25 @@ class ErrorTest(Scratch):
                 (lambda: dlca.read_cells("x.png", 4, 4.5), TypeError, "^width: must be an integer"),
                 (lambda: dlca.read_cells("x.png", 4, 4, colours="rgb"), ValueError, "^colours: must be"),
                 (lambda: dlca.read_cells("x.png", 4, 4, threshold=float("nan")), ValueError,
-                 "^threshold: must be between 0 and 1")]:
+                 "^threshold: must be between 0 and 1"),
+                (lambda: model.run(np.array(1), 1), ValueError,
+                 "^start: must be an array H x W or H x W x C, got 0 dimensions$"),
+                (lambda: model.run(np.zeros((4, 4), np.uint8), 1, async_=True, fire_rate=True),
+                 TypeError, "^fire_rate: must be a number"),
+                (lambda: model.export(self.path("x.c"), format=3), TypeError, "^format: must be"),
+                (lambda: model.export(self.path("x.c"), name=None), TypeError, "^name: must be text"),
+                (lambda: dlca.train("checkerboard_sync", epochs=1, print_every=True), TypeError,
+                 "^print_every: must be an integer"),
+                (lambda: dlca.experiment("checkerboard_sync").with_config("not json"), ValueError,
+                 "^config: not valid JSON")]:
             with self.assertRaisesRegex(kind, message):
                 call()
         with self.assertRaisesRegex(TypeError, "steps: must be an integer"):
             model.run(np.zeros((4, 4, 1), np.uint8), steps=2.7)
+        # A path object and a numpy integer are taken where a str and an int are.
+        model.save(pathlib.Path(self.path("m.json")))
+        self.assertEqual(dlca.load(self.path("m.json")).ops.tolist(), model.ops.tolist())
+        dlca.train("checkerboard_sync", epochs=1, steps=1, print_every=np.int64(5))
         # Any non-zero value is a live cell, whatever the dtype.
         ones = model.run(np.full((4, 4, 1), 256, np.int16), steps=0)
         np.testing.assert_array_equal(ones[:, :, 0], np.ones((4, 4), np.uint8))

@@ -62,6 +62,14 @@ CLI::Validator number_check(T low, T high, bool low_open, std::string wanted, st
           }
           if (value < low || (low_open && value == low) || value > high)
             return wanted + ", got " + text;
+          if constexpr (std::is_floating_point_v<T>) {
+            // 0.99999999999 is 1 as a float: refused rather than moved onto a bound (where
+            // --sharpen-to turns sharpening off).
+            double exact;
+            if ((value == low || value == high) && parse_whole(text, exact) &&
+                exact != double(value))
+              return fmt::format("is {} as a float, a bound it is not on, got {}", value, text);
+          }
           text = fmt::format("{}", value);  // shortest text that reads back exactly, in decimal
           return std::string();
         }

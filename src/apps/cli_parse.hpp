@@ -67,6 +67,21 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
       if (option->get_items_expected_max() == 0 && option->count() > 1)
         throw CLI::ValidationError(option->get_name(), "given " + std::to_string(option->count()) +
                                                            " times (it may be given once)");
+    // A list option given twice ("--loss-channels 0 --loss-channels 3") would be joined into one
+    // list; only the options meant to be repeated (dlca sweep's --seeds and --set) may be.
+    for (const CLI::Option* option : app.get_options()) {
+      if (option->get_items_expected_max() <= 1 || option->count() == 0) continue;
+      if (option->check_lname("seeds") || option->check_lname("set")) continue;
+      int given = 0;
+      for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i];
+        const std::string name = word.substr(0, word.find('='));
+        if (word.rfind("--", 0) == 0 && option->check_lname(name.substr(2))) ++given;
+      }
+      if (given > 1)
+        throw CLI::ValidationError(
+            option->get_name(), "given " + std::to_string(given) + " times (give its values once)");
+    }
     for (const CLI::Option* option : app.get_options())
       if (option->get_type_size() > 0)
         for (const std::string& value : option->results()) {

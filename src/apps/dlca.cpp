@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
       "options that contradict each other or the input); 128+N stopped by signal N (a "
       "training stopped by Ctrl-C still writes its outputs).",
       "dlca"};
+  app.set_version_flag("--version", "dlca " DLCA_VERSION);
   app.require_subcommand(1);
   std::string chosen;
   for (const Subcommand& s : subcommands) {

@@ -219,6 +219,15 @@ void validate(const ExperimentConfig& c) {
   }
 }
 
+void require_target_planes(const ExperimentConfig& c, int planes) {
+  for (int ch : c.loss_channels)
+    if (ch >= planes)
+      throw ConfigError(fmt::format(
+          "loss_channels: channel {} has no target (the target has {} plane{}, channel{} {})", ch,
+          planes, planes == 1 ? "" : "s", planes == 1 ? "" : "s",
+          planes == 1 ? "0" : fmt::format("0..{}", planes - 1)));
+}
+
 uint64_t checkpoint_bytes_estimate(const ExperimentConfig& c) {
   uint64_t gates = 0;
   for (size_t l = 1; l < c.perception_layers.size(); ++l)

@@ -1,6 +1,7 @@
 // Conversion between ExperimentConfig and JSON, with errors that name the offending key.
 #include "dlca/core/config_json.hpp"
 
+#include <limits>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -48,8 +49,10 @@ void read_integers(const nlohmann::json& json, const char* key, std::vector<int>
     out.push_back(json_integer<int>(list[i], fmt::format("{}[{}]", key, i), low));
 }
 
-void read_float(const nlohmann::json& json, const char* key, float& out) {
-  if (json.contains(key)) out = json_float(json.at(key), key);
+void read_float(const nlohmann::json& json, const char* key, float& out,
+                double low = -std::numeric_limits<float>::max(),
+                double high = std::numeric_limits<float>::max()) {
+  if (json.contains(key)) out = json_float(json.at(key), key, low, high);
 }
 
 std::vector<Connection> read_connections(const nlohmann::json& json, const char* key,
@@ -163,7 +166,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_float(json, "adam_eps", c.adam_eps);
   read(json, "periodic", c.periodic);
   read(json, "async", c.async);
-  read_float(json, "fire_rate", c.fire_rate);
+  read_float(json, "fire_rate", c.fire_rate, 0, 1);
   read_integers(json, "loss_channels", c.loss_channels, 0);
   read_integer(json, "seed", c.seed, 0);
   std::string streams = "jax";  // the default, as ExperimentConfig's
@@ -182,7 +185,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   c.repair = defaults.repair;
   read_integer(json, "stop_when_solved", c.stop_when_solved, 0);
   read_integer(json, "starts", c.starts, 1);
-  read_float(json, "sharpen_to", c.sharpen_to);
+  read_float(json, "sharpen_to", c.sharpen_to, 0, 1);
   read_integer(json, "sharpen_start", c.sharpen_start, 0);
   read_integer(json, "sharpen_end", c.sharpen_end, 0);
   read_float(json, "noise", c.noise);

@@ -34,8 +34,18 @@ std::string float_problem(const nlohmann::json& value, double low, double high) 
   if (v != 0 && std::abs(v) < double(std::numeric_limits<float>::min()))
     return fmt::format("is too close to 0 for a float (the smallest above 0 is {:g}), got {}",
                        double(std::numeric_limits<float>::min()), brief_json(value));
+  constexpr double kFloatMax = std::numeric_limits<float>::max();
+  if (std::abs(v) > kFloatMax)
+    return fmt::format("is beyond a float's range (at most {} in size), got {}", float(kFloatMax),
+                       brief_json(value));
   if (v < low || v > high)
     return fmt::format("must be a number from {} to {}, got {}", float(low), float(high),
+                       brief_json(value));
+  // 0.99999999999 is 1 as a float: a value that rounds onto a bound it is not on would change
+  // meaning (sharpen_to 1 turns sharpening off).
+  const double rounded = double(float(v));
+  if (rounded != v && (rounded == double(float(low)) || rounded == double(float(high))))
+    return fmt::format("is {} as a float, a bound it is not on, got {}", float(rounded),
                        brief_json(value));
   return "";
 }

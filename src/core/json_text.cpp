@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "dlca/core/memory_budget.hpp"
+
 namespace dlca {
 
 namespace {
@@ -65,6 +67,16 @@ class KeyAndDepthCheck : public nlohmann::json_sax<nlohmann::json> {
 nlohmann::json parse_json_text(const std::string& text) {
   if (const size_t nul = text.find('\0'); nul != std::string::npos)
     throw JsonTextError(fmt::format("a NUL byte at offset {}", nul));
+  // A parsed tree takes up to about 20 times its text (an array of one-digit numbers: 16 bytes a
+  // value, and the vectors' spare capacity): a large file is refused before it is parsed rather
+  // than exhausting the memory half-way.
+  constexpr uint64_t kTreeBytesPerTextByte = 24;
+  if (text.size() > (size_t(1) << 24)) try {
+      check_memory(uint64_t(text.size()) * kTreeBytesPerTextByte,
+                   fmt::format("parsing {} of JSON", format_bytes(text.size())), 0);
+    } catch (const std::runtime_error& e) {  // callers name the file for JsonTextError
+      throw JsonTextError(e.what());
+    }
   KeyAndDepthCheck check;
   nlohmann::json::sax_parse(text, &check);
   return nlohmann::json::parse(text);

@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -48,10 +50,24 @@ void unregister_temporary(int slot) {
 
 std::string error_text() { return std::strerror(errno); }
 
+// The name of FILE's temporaries without the pid: "NAME.tmp.", or for a name too long to take
+// that and a pid within the 255 bytes a file name may have, its first bytes, '~' and a hash of
+// the whole name (so that two long names with the same beginning do not share temporaries).
+std::string temporary_prefix(const std::filesystem::path& file) {
+  constexpr size_t kNameMax = 255, kPidDigits = 10;
+  const std::string name = file.filename().string();
+  const std::string suffix = ".tmp.";
+  if (name.size() + suffix.size() + kPidDigits <= kNameMax) return name + suffix;
+  uint32_t hash = 2166136261u;  // FNV-1a
+  for (unsigned char c : name) hash = (hash ^ c) * 16777619u;
+  const std::string tag = fmt::format("~{:08x}", hash);
+  return name.substr(0, kNameMax - suffix.size() - kPidDigits - tag.size()) + tag + suffix;
+}
+
 // "DIR/NAME.tmp.<pid>" files of processes that no longer exist, left by a kill.
 void remove_stale_temporaries(const std::filesystem::path& file) {
   const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : ".";
-  const std::string prefix = file.filename().string() + ".tmp.";
+  const std::string prefix = temporary_prefix(file);
   DIR* d = ::opendir(dir.c_str());
   if (!d) return;
   while (const dirent* entry = ::readdir(d)) {
@@ -99,7 +115,7 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     if (!ec) target = resolved;
   }
   remove_stale_temporaries(target);
-  tmp_ = target.string() + ".tmp." + std::to_string(::getpid());
+  tmp_ = (target.parent_path() / temporary_prefix(target)).string() + std::to_string(::getpid());
   slot_ = register_temporary(tmp_);
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {

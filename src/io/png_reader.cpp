@@ -6,6 +6,8 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -34,9 +36,105 @@ bool is_chunk_type(const std::string& type) {
   return true;
 }
 
+// Samples a pixel holds for each PNG colour type (0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6
+// RGBA); 0 for types PNG does not have.
+int samples_per_pixel(int colour_type) {
+  switch (colour_type) {
+    case 0:
+      return 1;
+    case 2:
+      return 3;
+    case 3:
+      return 1;
+    case 4:
+      return 2;
+    case 6:
+      return 4;
+    default:
+      return 0;
+  }
+}
+
+// The IHDR fields after width and height, checked as the PNG specification allows them: stb
+// reports a bad combination as damaged image data.
+void check_header_fields(const std::string& path, const std::string& bytes) {
+  const int depth = uint8_t(bytes[24]), colour = uint8_t(bytes[25]);
+  const int compression = uint8_t(bytes[26]), filter = uint8_t(bytes[27]),
+            interlace = uint8_t(bytes[28]);
+  const auto fail = [&](const std::string& why) {
+    return FileError(path + ": corrupt PNG header (" + why + ")");
+  };
+  if (samples_per_pixel(colour) == 0)
+    throw fail(fmt::format("colour type {} does not exist", colour));
+  const bool depth_ok = colour == 0
+                            ? depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16
+                        : colour == 3 ? depth == 1 || depth == 2 || depth == 4 || depth == 8
+                                      : depth == 8 || depth == 16;
+  if (!depth_ok)
+    throw fail(fmt::format("bit depth {} is not allowed with colour type {}", depth, colour));
+  if (compression != 0)
+    throw fail(fmt::format("compression method {} does not exist", compression));
+  if (filter != 0) throw fail(fmt::format("filter method {} does not exist", filter));
+  if (interlace > 1) throw fail(fmt::format("interlace method {} does not exist", interlace));
+}
+
+// Bytes the image data inflates to, by the header: each row of each interlace pass is a filter
+// byte and its packed samples.
+uint64_t raw_image_bytes(const std::string& bytes) {
+  const uint64_t width = be32(bytes, 16), height = be32(bytes, 20);
+  const uint64_t bits = uint64_t(uint8_t(bytes[24])) * samples_per_pixel(uint8_t(bytes[25]));
+  const auto rows_bytes = [&](uint64_t w, uint64_t h) {
+    return w == 0 || h == 0 ? 0 : h * (1 + (w * bits + 7) / 8);
+  };
+  if (uint8_t(bytes[28]) == 0) return rows_bytes(width, height);
+  // Adam7: the passes' first column and row and their spacing.
+  static const int kX0[7] = {0, 4, 0, 2, 0, 1, 0}, kY0[7] = {0, 0, 4, 0, 2, 0, 1};
+  static const int kDx[7] = {8, 8, 4, 4, 2, 2, 1}, kDy[7] = {8, 8, 8, 4, 4, 2, 2};
+  uint64_t total = 0;
+  for (int p = 0; p < 7; ++p)
+    total +=
+        rows_bytes((width + kDx[p] - 1 - kX0[p]) / kDx[p], (height + kDy[p] - 1 - kY0[p]) / kDy[p]);
+  return total;
+}
+
+// Inflates the IDAT chunks (given as offsets and lengths) into a small buffer, only counting: image
+// data that inflates to more than the header's size (a decompression bomb: a few MB that would
+// take GBs) is refused before stb allocates for it.
+void check_image_data_size(const std::string& path, const std::string& bytes,
+                           const std::vector<std::pair<size_t, uint32_t>>& idat) {
+  const uint64_t expected = raw_image_bytes(bytes);
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) throw FileError(path + ": cannot start zlib");
+  std::vector<Bytef> out(size_t(1) << 16);
+  uint64_t produced = 0;
+  int status = Z_OK;
+  for (size_t k = 0; k < idat.size() && status != Z_STREAM_END; ++k) {
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + idat[k].first));
+    z.avail_in = idat[k].second;
+    while (z.avail_in > 0 && status != Z_STREAM_END) {
+      z.next_out = out.data();
+      z.avail_out = uInt(out.size());
+      status = inflate(&z, Z_NO_FLUSH);
+      produced += out.size() - z.avail_out;
+      if (status != Z_OK && status != Z_STREAM_END) break;  // damage: stb says so below
+      if (produced > expected) {
+        inflateEnd(&z);
+        throw FileError(fmt::format(
+            "{}: corrupt PNG (its image data inflates to more than the {} bytes its {}x{} header "
+            "allows)",
+            path, expected, be32(bytes, 16), be32(bytes, 20)));
+      }
+    }
+    if (status != Z_OK && status != Z_STREAM_END) break;
+  }
+  inflateEnd(&z);
+}
+
 // Walks the chunks after the signature; throws a reason for the first damaged one.
 void check_chunks(const std::string& path, const std::string& bytes) {
   const auto fail = [&](const std::string& why) { return FileError(path + ": " + why); };
+  std::vector<std::pair<size_t, uint32_t>> idat;  // the image data: offset and length
+  bool palette = false;
   size_t at = 8;
   for (bool first = true;; first = false) {
     if (bytes.size() - at < 12)
@@ -57,7 +155,18 @@ void check_chunks(const std::string& path, const std::string& bytes) {
               uInt(length + 4));
     if (crc != be32(bytes, at + 8 + length))
       throw fail(fmt::format("corrupt PNG (CRC mismatch in chunk {} at byte {})", type, at));
-    if (type == "IEND") return;
+    if (first) check_header_fields(path, bytes);
+    if (type == "PLTE") palette = true;
+    if (type == "IDAT") {
+      if (uint8_t(bytes[25]) == 3 && !palette)
+        throw fail("corrupt PNG (a palette image without a PLTE chunk before its data)");
+      idat.emplace_back(at + 8, length);
+    }
+    if (type == "IEND") {
+      if (idat.empty()) throw fail("corrupt PNG (no IDAT chunk: no image data)");
+      check_image_data_size(path, bytes, idat);
+      return;
+    }
     at += 12 + size_t(length);
   }
 }

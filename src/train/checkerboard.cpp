@@ -30,7 +30,9 @@ CheckerboardTask::CheckerboardTask(const ExperimentConfig& config)
     : config_(config),
       target_(checkerboard_target(config.channels, config.height, config.width)),
       data_key_(SeedKeys(config.seed).data),
-      jax_keys_(jax::prng_key(uint32_t(config.seed))) {}
+      jax_keys_(jax::prng_key(uint32_t(config.seed))) {
+  require_target_planes(config, 1);
+}
 
 void CheckerboardTask::initial_states(uint64_t epoch, std::vector<float>& out) const {
   const auto& c = config_;

@@ -46,6 +46,7 @@ ImageTask::ImageTask(const ExperimentConfig& c, std::vector<uint8_t> planes, int
   if (plane_count > c.channels)
     throw ConfigError(fmt::format("channels: a target of {} planes needs at least {} channels",
                                   plane_count, plane_count));
+  require_target_planes(c, plane_count);
   if (described_.target.size() != size_t(plane_count) * c.height * c.width)
     throw std::invalid_argument("image task: target and configuration sizes differ");
   target_ = target_from_planes(described_.target, plane_count, c.channels, c.height, c.width);

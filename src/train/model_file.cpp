@@ -1,6 +1,7 @@
 // Writing and reading model files (see model_file.hpp): checksummed JSON, every field checked.
 #include "dlca/train/model_file.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -15,14 +16,20 @@
 
 namespace dlca {
 
+std::string crc32_text(const void* data, size_t bytes) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  const auto* p = static_cast<const Bytef*>(data);
+  for (size_t done = 0; done < bytes;) {  // in pieces: zlib takes at most 4 GiB at once
+    const uInt piece = uInt(std::min<size_t>(bytes - done, size_t(1) << 30));
+    crc = crc32(crc, p + done, piece);
+    done += piece;
+  }
+  return fmt::format("crc32:{:08x}", crc);
+}
+
 namespace {
 
 constexpr const char* kFormat = "dlca-model";
-
-std::string crc32_text(const void* data, size_t bytes) {
-  const uLong crc = crc32(crc32(0L, Z_NULL, 0), static_cast<const Bytef*>(data), uInt(bytes));
-  return fmt::format("crc32:{:08x}", crc);
-}
 
 std::string checksum_of(const nlohmann::json& body) {
   const std::string text = body.dump();
@@ -56,9 +63,13 @@ std::vector<LayerWiring> wiring_from_json(const nlohmann::json& j, const std::ve
             fmt::format("wiring.{}[{}].{}: expected {} inputs", which, l, side, widths[l + 1]));
       auto& out = side[0] == 'a' ? w.a : w.b;
       for (const auto& v : wires) {
-        if (!v.is_number_unsigned() || v.get<uint64_t>() >= uint64_t(widths[l]))
+        if (!v.is_number_integer())
           throw std::runtime_error(
-              fmt::format("wiring.{}[{}].{}: input index out of range", which, l, side));
+              fmt::format("wiring.{}[{}].{}: input indices must be integers, got {}", which, l,
+                          side, brief_json(v)));
+        if (!v.is_number_unsigned() || v.get<uint64_t>() >= uint64_t(widths[l]))
+          throw std::runtime_error(fmt::format("wiring.{}[{}].{}: input index {} is outside 0..{}",
+                                               which, l, side, v.dump(), widths[l] - 1));
         out.push_back(v.get<uint32_t>());
       }
     }
@@ -315,8 +326,10 @@ ModelFile load_model_file(const std::string& path) {
     if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
       throw std::runtime_error(
           fmt::format("not a dlca model file (no \"format\": \"{}\")", kFormat));
-    if (!j.contains("version") || !j["version"].is_number_integer() ||
-        (j["version"] != kModelFileVersion && j["version"] != 2))
+    if (j.contains("version") && !j["version"].is_number_integer())
+      throw std::runtime_error(
+          fmt::format("version: must be an integer, got {}", brief_json(j["version"])));
+    if (!j.contains("version") || (j["version"] != kModelFileVersion && j["version"] != 2))
       throw std::runtime_error(
           fmt::format("unsupported version {} (this build reads versions 2 and {})",
                       brief_json(j.value("version", nlohmann::json())), kModelFileVersion));

@@ -88,12 +88,19 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+// The task as a sweep's manifest records it: an image task with its picture's checksum, so that
+// a sweep whose picture was edited between runs is not resumed as the same sweep.
 nlohmann::json task_json(const TaskSpec& t) {
-  return {{"kind", t.kind},
-          {"image", t.image},
-          {"colours", t.colours},
-          {"threshold", t.threshold},
-          {"seed_cell", t.seed_cell}};
+  nlohmann::json j = {{"kind", t.kind},
+                      {"image", t.image},
+                      {"colours", t.colours},
+                      {"threshold", t.threshold},
+                      {"seed_cell", t.seed_cell}};
+  if (t.kind == "image") {
+    const std::string bytes = read_file(t.image);
+    j["image_checksum"] = crc32_text(bytes.data(), bytes.size());
+  }
+  return j;
 }
 
 }  // namespace
@@ -112,7 +119,10 @@ std::vector<uint64_t> parse_seeds(const std::string& text) {
       throw std::invalid_argument(fmt::format("{}: the range ends before it starts", part));
     if (last - first >= 1000000)
       throw std::invalid_argument(fmt::format("{}: more than a million seeds", part));
-    for (uint64_t s = first; s <= last; ++s) seeds.push_back(s);
+    for (uint64_t s = first;; ++s) {  // not s <= last: ++s wraps at 2^64 - 1
+      seeds.push_back(s);
+      if (s == last) break;
+    }
   }
   return seeds;
 }
@@ -335,6 +345,12 @@ void Sweep::open() {
       for (const char* key : {"seeds", "set", "epochs", "stop_when_solved", "recipe", "task"})
         if (saved.value(key, nlohmann::json()) != wanted.at(key)) {
           what = key == std::string("set") ? "--set values" : key;
+          const nlohmann::json saved_task = saved.value("task", nlohmann::json());
+          if (what == "task" && saved_task.is_object() &&
+              saved_task.value("image", "") == wanted["task"].value("image", "") &&
+              saved_task.value("image_checksum", "") != wanted["task"].value("image_checksum", ""))
+            what = fmt::format("target picture ({} has changed since)",
+                               wanted["task"].value("image", ""));
           break;
         }
       throw ConfigError(fmt::format(

@@ -132,6 +132,9 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_f
 
 // Throws ConfigError("field: reason") for the first problem found.
 void validate(const ExperimentConfig& config);
+// Throws ConfigError unless every loss channel has a target plane: a task's target fills
+// channels 0 .. planes-1, and a loss channel past them would be trained toward all zeros.
+void require_target_planes(const ExperimentConfig& config, int planes);
 
 // About how many bytes a checkpoint of this configuration takes (all its candidates), from the
 // gate count; within a few percent of what dlca writes for trained models.

@@ -87,6 +87,9 @@ void save_model_file(const std::string& path, const Model& model,
 // Adds the checksum to a model file's JSON object and returns its text (tests use it to write
 // files whose checksum is right but whose content is not).
 std::string seal_model_file(nlohmann::json body);
+// "crc32:XXXXXXXX" of any bytes: model files' checksums, and the fingerprint of a sweep's
+// target image.
+std::string crc32_text(const void* data, size_t bytes);
 // "crc32:XXXXXXXX" of the logits' bytes: a short fingerprint to compare two runs' parameters.
 std::string logits_checksum(const std::vector<float>& logits);
 // Reads either kind. Throws FileError("PATH: reason") for anything missing, truncated, corrupted
