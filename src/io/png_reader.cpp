@@ -1,6 +1,7 @@
 // Reading PNG files with stb_image, after checks stb does not make: every chunk is inside the file
-// and has the right CRC, the file ends with IEND, and the header's size is within the limits
-// (kMaxImageSide, kMaxImagePixels) before any pixel memory is allocated.
+// and has the right CRC, the file ends with IEND, the header's fields are ones PNG allows, the
+// header's size is within the limits (kMaxImageSide, kMaxImagePixels), and the image data inflates
+// to no more than that size, all before any pixel memory is allocated.
 #include <zlib.h>
 
 #include <cstring>
@@ -130,8 +131,10 @@ void check_image_data_size(const std::string& path, const std::string& bytes,
   inflateEnd(&z);
 }
 
-// Walks the chunks after the signature; throws a reason for the first damaged one.
-void check_chunks(const std::string& path, const std::string& bytes) {
+// Walks the chunks after the signature; throws a reason for the first damaged one. Returns where
+// the image data is: each IDAT chunk's offset and length.
+std::vector<std::pair<size_t, uint32_t>> check_chunks(const std::string& path,
+                                                      const std::string& bytes) {
   const auto fail = [&](const std::string& why) { return FileError(path + ": " + why); };
   std::vector<std::pair<size_t, uint32_t>> idat;  // the image data: offset and length
   bool palette = false;
@@ -164,8 +167,7 @@ void check_chunks(const std::string& path, const std::string& bytes) {
     }
     if (type == "IEND") {
       if (idat.empty()) throw fail("corrupt PNG (no IDAT chunk: no image data)");
-      check_image_data_size(path, bytes, idat);
-      return;
+      return idat;
     }
     at += 12 + size_t(length);
   }
@@ -191,7 +193,7 @@ Image load_png(const std::string& path) {
   static const unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0)
     throw FileError(path + ": not a PNG file");
-  check_chunks(path, bytes);
+  const std::vector<std::pair<size_t, uint32_t>> idat = check_chunks(path, bytes);
   // The first chunk is IHDR: width and height, big-endian, at bytes 16 and 20.
   const uint32_t header_w = be32(bytes, 16), header_h = be32(bytes, 20);
   if (header_w == 0 || header_h == 0) throw FileError(path + ": image has no pixels");
@@ -202,6 +204,7 @@ Image load_png(const std::string& path) {
         "all, e.g. 8192x8192)",
         path, header_w, header_h, format_bytes(pixels * uint64_t(kPngDecodeBytesPerPixel)),
         kMaxImageSide, kMaxImagePixels));
+  check_image_data_size(path, bytes, idat);
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   int w = 0, h = 0, channels = 0;
   // 16 bits per channel are kept; everything becomes RGBA.
