@@ -59,13 +59,17 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
   CHECK(table.find("| lr=0.03;steps=3 | 1/2 | 50 | 50 | 4.0 |\n") != std::string::npos);
   CHECK(table.find("| lr=0.05;steps=2 | 0/0 | - | - | - |\n") != std::string::npos);
   CHECK(table.find("7 runs not finished yet.") != std::string::npos);
-  // A second sweep over the same directory reads the recorded rows back.
+  // A second sweep over the same directory reads the recorded rows back, once the first is closed.
   dlca::Sweep again(spec, tiny_experiment(), dir / "s");
+  CHECK_THROWS_WITH_AS(again.open(), doctest::Contains("another dlca sweep is using it"),
+                       dlca::FileError);
+  sweep.close();
   again.open();
   CHECK(again.finished_count() == 5);
   CHECK(again.summary_markdown() == table);
   // A run whose model file is gone is trained again.
   std::filesystem::remove(dir / ("s/models/" + sweep.runs()[0].id + ".json"));
+  again.close();
   dlca::Sweep without_model(spec, tiny_experiment(), dir / "s");
   without_model.open();
   CHECK(without_model.finished_count() == 4);

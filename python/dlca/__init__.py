@@ -133,7 +133,10 @@ def _run_option(key, value):
         raise TypeError("%s: must be a path or text, got %r" % (key, value))
     if _os.fspath(value) == "":  # as the programs refuse --save ''
         raise ValueError("%s: an empty path or text (leave the option out instead)" % key)
-    return _os.fspath(value)
+    if key == "max_memory":
+        return _os.fspath(value)
+    # Files are resolved now: a callback that changes directory does not move a run's outputs.
+    return _os.path.abspath(_os.fspath(value))
 
 
 def train(source, callback=None, verbose=False, print_every=100, **options):

@@ -222,6 +222,21 @@ class ErrorTest(Scratch):
         with open(self.path("exp.json")) as f:
             self.assertEqual(f.read(), text)
 
+    def test_outputs_stay_where_the_run_began(self):
+        # A callback that changes directory split a run's outputs between two folders.
+        first, second = self.path("a"), self.path("b")
+        os.mkdir(first)
+        os.mkdir(second)
+        here = os.getcwd()
+        try:
+            os.chdir(first)
+            dlca.train("checkerboard_sync", epochs=3, steps=1, save="out.json", log="out.csv",
+                       callback=lambda epoch, *rest: os.chdir(second) if epoch == 1 else None)
+        finally:
+            os.chdir(here)
+        self.assertEqual(sorted(os.listdir(first)), ["out.csv", "out.json", "out.svg"])
+        self.assertEqual(os.listdir(second), [])
+
     def test_bad_grid_raises(self):
         model = dlca.train("checkerboard_sync", epochs=1, steps=1)
         with self.assertRaisesRegex(ValueError, "start: must be H x W x C"):

@@ -40,7 +40,8 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
   app.add_option("--test", test, "generalize, fault, heal, async or robustness")
       ->capture_default_str()
       ->check(CLI::IsMember({"generalize", "fault", "heal", "async", "robustness"}));
-  app.add_option("--size", size, "grid side (default: 4x the training grid; 64 for robustness)")
+  app.add_option("--size", size,
+                 "grid side (default: 4x the training grid's larger side; 64 for robustness)")
       ->transform(dlca::cli::integer_from_to(3, 8192));
   app.add_option("--steps", steps, "steps (default: 4x the training steps; 4000 for robustness)")
       ->transform(dlca::cli::positive_integer());
@@ -85,12 +86,13 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
     dlca::EvaluationSettings s;
     const bool robustness = test == "robustness";
     // The defaults scale the training grid and steps by 4: in 64 bits, refused past the limits.
-    const int64_t default_size = 4 * int64_t(model.config.height),
-                  default_steps = 4 * int64_t(model.config.steps);
+    // 4 x the training grid's larger side (the evaluation grid is square).
+    const int64_t trained_side = std::max(model.config.height, model.config.width);
+    const int64_t default_size = 4 * trained_side, default_steps = 4 * int64_t(model.config.steps);
     if (size == 0 && !robustness && default_size > 8192)
       throw std::runtime_error(
           fmt::format("{}: 4 x the training grid ({}) is more than 8192 cells wide; give --size",
-                      model_path, model.config.height));
+                      model_path, trained_side));
     if (steps == 0 && !robustness && default_steps > 1000000000)
       throw std::runtime_error(
           fmt::format("{}: 4 x the training steps ({}) is more than 1000000000 steps; give --steps",

@@ -2,6 +2,7 @@
 // any size with the bit-parallel simulator (on the CPU or a Vulkan device): synchronous or
 // asynchronous, periodic or zero boundary, random / seed / PNG initial state, damage, and outputs
 // as PNG, animated GIF and a CSV of the error per step against a target.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "tools.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/global_control.h>
 #include <CLI/CLI.hpp>
 
@@ -225,21 +227,44 @@ int simulate(const Options& o) {
   // The target for the error CSV: explicit, or the model's task: the checkerboard, or its image
   // target (at the size it was trained on).
   std::string target = o.target;
-  const bool image_task = target.empty() && task.kind == TaskKind::kImage;
+  bool image_task = target.empty() && task.kind == TaskKind::kImage;
   if (target.empty() && task.kind == TaskKind::kCheckerboard) target = "checkerboard";
+  // The model's image target is compared on the channels it was trained on, its loss channels:
+  // channels 0..m-1 (the grid compares the first channels with its targets), else not at all.
+  int trained_planes = 0;
+  if (image_task) {
+    std::vector<int> trained = config->loss_channels;
+    std::sort(trained.begin(), trained.end());
+    for (size_t i = 0; i < trained.size() && trained[i] == int(i); ++i) trained_planes = int(i) + 1;
+    if (trained_planes != int(trained.size())) {
+      if (!o.csv_path.empty())
+        throw dlca::cli::UsageError(fmt::format(
+            "--csv: the model was trained on channel{} {} of its target, not on its first "
+            "channels: give --target FILE.png",
+            trained.size() == 1 ? "" : "s", fmt::join(trained, ", ")));
+      image_task = false;
+    }
+  }
   if (image_task && (task.height != height || task.width != width)) {
     if (!o.csv_path.empty())
       throw dlca::cli::UsageError(fmt::format(
           "--csv: the model's image target is {}x{}, the grid {}x{}: give --target FILE.png",
           task.width, task.height, width, height));
   } else if (image_task) {
-    target = "the model's target (" + describe_task(task) + ")";
+    const int planes = int(task.target.size() / (size_t(height) * width));
+    target = "the model's target (" + describe_task(task) +
+             (trained_planes < planes
+                  ? fmt::format(", the channel{} trained: 0{}", trained_planes == 1 ? "" : "s",
+                                trained_planes == 1 ? std::string()
+                                                    : fmt::format("-{}", trained_planes - 1))
+                  : std::string()) +
+             ")";
   }
   if (!o.csv_path.empty() && target.empty())
     throw dlca::cli::UsageError("--csv: needs --target checkerboard|FILE.png for the error");
   if (image_task) {  // at the grid's size (checked above), [k][H][W]
     const size_t cells = size_t(height) * width;
-    grid->set_target_rows(plane_count(int(task.target.size() / cells), "--target " + target),
+    grid->set_target_rows(plane_count(trained_planes, "--target " + target),
                           [&](int c, int y, uint8_t* row) {
                             std::copy_n(&task.target[c * cells + size_t(y) * width], width, row);
                           });

@@ -156,7 +156,10 @@ struct TrainingCli {
                    "write the per-op gate histogram (perception, update) as SVG");
     app.add_flag("--keep-activations", keep_activations,
                  "store every step's activations instead of recomputing them (more memory)");
-    app.add_option("--tile-cells", backend.tile_cells, "cells per parallel tile (0 = automatic)")
+    app.add_option(
+           "--tile-cells", backend.tile_cells,
+           "cells per parallel tile (0 = automatic); sets the order of float sums, so a --resume "
+           "is bit-identical only with the same value")
         ->transform(non_negative_integer());
     app.add_option("--print-every", run.print_every, "epochs between lines when not on a terminal")
         ->capture_default_str()

@@ -86,7 +86,8 @@ uint64_t available_memory_bytes() {
   return 0;
 }
 
-void check_memory(uint64_t needed, const std::string& what, uint64_t max_memory) {
+void check_memory(uint64_t needed, const std::string& what, uint64_t max_memory,
+                  bool offer_max_memory) {
   if (max_memory > 0) {
     if (needed > max_memory)
       throw std::runtime_error(fmt::format("{} needs about {} of memory, more than --max-memory {}",
@@ -97,8 +98,9 @@ void check_memory(uint64_t needed, const std::string& what, uint64_t max_memory)
   if (available > 0 && needed > available)
     throw std::runtime_error(fmt::format(
         "{} needs about {} of memory, more than the {} available (MemAvailable); make it "
-        "smaller, or give --max-memory SIZE to try anyway",
-        what, format_bytes(needed), format_bytes(available)));
+        "smaller{}",
+        what, format_bytes(needed), format_bytes(available),
+        offer_max_memory ? ", or give --max-memory SIZE to try anyway" : ""));
 }
 
 }  // namespace dlca

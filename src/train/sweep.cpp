@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -16,10 +17,15 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/json_numbers.hpp"
 #include "dlca/core/json_text.hpp"
 #include "dlca/core/median.hpp"
+#include "dlca/core/memory_budget.hpp"
 #include "dlca/core/model.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/stop_signals.hpp"
@@ -90,6 +96,9 @@ std::string csv_field(const std::string& text) {
 
 // The task as a sweep's manifest records it: an image task with its picture's checksum, so that
 // a sweep whose picture was edited between runs is not resumed as the same sweep.
+// The file a running sweep holds a lock on, in its directory.
+constexpr const char* kLockFile = ".lock";
+
 nlohmann::json task_json(const TaskSpec& t) {
   nlohmann::json j = {{"kind", t.kind},
                       {"image", t.image},
@@ -301,8 +310,28 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
       }
       runs_.push_back(std::move(run));
     }
+    check_combination(runs_.back().config, options);
   }
   rows_.resize(runs_.size());
+}
+
+void Sweep::check_combination(const ExperimentConfig& config, const std::string& options) const {
+  const std::string where =
+      options.empty() ? "the experiment" : "--set " + brief_text(options, 120);
+  const MakeTask task_of = [&](const ExperimentConfig& c) {
+    return make_task(experiment_.task, c);
+  };
+  try {
+    const ExperimentConfig resolved = resolve_recipe(config, task_of);
+    task_of(resolved);
+    check_memory(cpu_training_memory_bytes(resolved, {}), "a run", 0, false);
+  } catch (const ConfigError& e) {
+    throw ConfigError(fmt::format("{}: {}", where, e.what()));
+  } catch (const FileError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("{}: {}", where, e.what()));
+  }
 }
 
 nlohmann::json Sweep::identity() const {
@@ -328,6 +357,23 @@ void Sweep::open() {
   const fs::path dir(directory_), manifest = dir / "sweep.json";
   if (fs::exists(dir, error) && !fs::is_directory(dir, error))
     throw ConfigError(fmt::format("{}: exists and is not a directory", out));
+  // One sweep at a time in a directory: two would train the same runs and race to create it.
+  if (!fs::create_directories(dir, error) && error)
+    throw FileError(fmt::format("{}: cannot create it: {}", out, error.message()));
+  const std::string lock_path = (dir / kLockFile).string();
+  const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw FileError(fmt::format("{}: cannot create {}: {}", out, lock_path, std::strerror(errno)));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    throw FileError(fmt::format(
+        "{}: another dlca sweep is using it (it holds {}); wait for it, or give another --out", out,
+        lock_path));
+  }
+  lock_ = std::shared_ptr<int>(new int(fd), [](int* held) {
+    ::close(*held);
+    delete held;
+  });
   const nlohmann::json wanted = identity();
   if (fs::exists(manifest, error)) {
     nlohmann::json saved;
@@ -358,7 +404,9 @@ void Sweep::open() {
           "resume it, or another --out",
           out, what));
     }
-  } else if (fs::exists(dir, error) && !fs::is_empty(dir, error)) {
+  } else if (std::any_of(
+                 fs::directory_iterator(dir, error), fs::directory_iterator(),
+                 [](const fs::directory_entry& e) { return e.path().filename() != kLockFile; })) {
     throw ConfigError(
         fmt::format("{}: is not empty and holds no sweep.json (not a sweep's "
                     "directory); give a new or empty directory",

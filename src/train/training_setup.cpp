@@ -101,6 +101,12 @@ ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& 
   return with_recipe_schedule(c, make_task(c)->describe().kind == TaskKind::kImage);
 }
 
+uint64_t cpu_training_memory_bytes(const ExperimentConfig& config,
+                                   const CpuBackendOptions& options) {
+  return uint64_t(config.starts) * cpu_training_bytes(config, options) +
+         5 * checkpoint_bytes_estimate(config);
+}
+
 PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask& make_task,
                                   const BackendChoice& choice, ModelFile* resumed,
                                   const std::string& resume_path, uint64_t max_memory) {
@@ -121,10 +127,7 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
       make_candidates(config, make_task, backend_of, choice.cpu.threads, resumed, resume_path);
   prepared.backend_name = prepared.candidates[0].backend->name();
   if (!prepared.vulkan)  // before the rollouts allocate their grids
-    // Writing a checkpoint builds its JSON in memory first: about 4 times the file, plus the text.
-    check_memory(uint64_t(config.starts) * cpu_training_bytes(config, choice.cpu) +
-                     5 * checkpoint_bytes_estimate(config),
-                 "training on the CPU", max_memory);
+    check_memory(cpu_training_memory_bytes(config, choice.cpu), "training on the CPU", max_memory);
   return prepared;
 }
 

@@ -16,7 +16,9 @@ uint64_t available_memory_bytes();         // MemAvailable; 0 when unknown
 
 // Throws std::runtime_error "WHAT needs about X of memory, more than ... (--max-memory ...)" when
 // `needed` exceeds `max_memory` (if non-zero) or else the available memory (if known).
-void check_memory(uint64_t needed, const std::string& what, uint64_t max_memory);
+// `offer_max_memory`: whether the message suggests --max-memory (not where there is none).
+void check_memory(uint64_t needed, const std::string& what, uint64_t max_memory,
+                  bool offer_max_memory = true);
 
 // A CLI11 check for --max-memory: empty when `text` parses, else the reason.
 std::string memory_size_error(const std::string& text);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -81,6 +82,8 @@ class Sweep {
   // holds another sweep or is not a sweep's directory, FileError when a file cannot be read or
   // written or a finished run's row is damaged.
   void open();
+  // Lets another sweep open the directory (destroying the sweep does too).
+  void close() { lock_.reset(); }
   bool finished(size_t run) const { return rows_[run].has_value(); }
   size_t finished_count() const;
 
@@ -97,6 +100,9 @@ class Sweep {
 
  private:
   nlohmann::json identity() const;  // what must match to resume
+  // What would stop a combination's runs when they start, found before any run: its task (a
+  // loss channel without a target plane) and the memory one run needs. `options`: its --set text.
+  void check_combination(const ExperimentConfig& config, const std::string& options) const;
   void write_tables() const;
 
   SweepSpec spec_;
@@ -105,6 +111,7 @@ class Sweep {
   std::vector<SweepRun> runs_;
   std::vector<std::string> combinations_;  // options text per combination
   std::vector<std::optional<SweepRow>> rows_;
+  std::shared_ptr<int> lock_;  // the descriptor of DIR/.lock, locked while the sweep is open
 };
 
 // One line per finished run for the progress output.

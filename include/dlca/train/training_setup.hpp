@@ -44,6 +44,11 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
 ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& make_task,
                                 const ModelFile* resumed = nullptr);
 
+// Memory a CPU training of `config` needs: every candidate's rollouts, and writing a checkpoint
+// (its JSON is built in memory first: about 4 times the file, plus the text).
+uint64_t cpu_training_memory_bytes(const ExperimentConfig& config,
+                                   const CpuBackendOptions& options);
+
 // Validates the configuration and the checkpoint (check_resume) first.
 // `choice.cpu` is every candidate's CPU backend (its threads split between candidates);
 // `resumed`/`resume_path`: a checkpoint to continue (make_candidates checks it fits the run);
