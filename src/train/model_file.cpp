@@ -135,7 +135,8 @@ void require_known_keys(const nlohmann::json& j, std::initializer_list<const cha
 }
 
 TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
-  require_known_keys(t, {"epoch", "optimizer", "random", "history", "measured"}, "training");
+  require_known_keys(t, {"epoch", "optimizer", "random", "history", "measured", "tile_cells"},
+                     "training");
   require_known_keys(t.at("optimizer"), {"steps", "first_moment", "second_moment"},
                      "training.optimizer");
   require_known_keys(t.at("random"), {"streams", "seed", "next_epoch"}, "training.random");
@@ -187,6 +188,9 @@ TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
                                 mj.at("active_gates"), "training.measured.active_gates", 0),
                             one[2]};
   }
+  if (t.contains("tile_cells"))
+    s.tile_cells =
+        json_integer<int, std::runtime_error>(t.at("tile_cells"), "training.tile_cells", 0);
   return s;
 }
 
@@ -216,6 +220,7 @@ nlohmann::json training_json(const Model& m, const TrainingState& s) {
                        {"hard_loss", s.measured->hard_loss},
                        {"active_gates", s.measured->active_gates},
                        {"ms", std::round(s.measured->milliseconds * 1000) / 1000}};
+  if (s.tile_cells) out["tile_cells"] = *s.tile_cells;
   return out;
 }
 
@@ -392,7 +397,8 @@ TrainingState training_state_of(const Trainer& trainer) {
           trainer.optimizer().first_moment(),
           trainer.optimizer().second_moment(),
           trainer.history(),
-          trainer.undone_epoch()};
+          trainer.undone_epoch(),
+          std::nullopt};  // the backend's tile size: recorded by the run (TrainingRunOptions)
 }
 
 void restore_training(Trainer& trainer, TrainingState state) {

@@ -468,6 +468,7 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   run_options.epochs = run.config.epochs;
   run_options.quiet = true;
   run_options.threads = threads;
+  run_options.tile_cells = 0;  // automatic, on the CPU
   const std::string model = "models/" + run.id + ".json";
   run_options.save_path = (fs::path(directory_) / model).string();
   std::ostringstream report;  // the summary lines a training program would print

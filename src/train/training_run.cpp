@@ -233,7 +233,12 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   MultiStartRecord record;
   // The --save file's text: a checkpoint of the chosen candidate (and, while unsolved, of all).
   const auto checkpoint_text = [&] {
-    const TrainingState state = training_state_of(trainer());
+    const auto state_of = [&](const Trainer& t) {
+      TrainingState state = training_state_of(t);
+      state.tile_cells = options.tile_cells;
+      return state;
+    };
+    const TrainingState state = state_of(trainer());
     if (starts == 1) return model_file_text(trainer().model(), &state);
     record.run_seed = run_seed;
     record.starts = int(starts);
@@ -245,7 +250,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     } else {
       for (size_t k = 0; k < starts; ++k)
         record.candidates.push_back({start_seed(run_seed, int(k)), candidates[k]->model().logits,
-                                     training_state_of(*candidates[k])});
+                                     state_of(*candidates[k])});
     }
     return model_file_text(trainer().model(), &state, &record);
   };

@@ -126,6 +126,13 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
   prepared.candidates =
       make_candidates(config, make_task, backend_of, choice.cpu.threads, resumed, resume_path);
   prepared.backend_name = prepared.candidates[0].backend->name();
+  // A CPU run's tile size sets the order of its float sums: a resume keeps it to be bit-identical.
+  if (resumed && resumed->training && resumed->training->tile_cells && !prepared.vulkan &&
+      *resumed->training->tile_cells != choice.cpu.tile_cells)
+    throw ConfigError(fmt::format(
+        "--tile-cells: {} was trained with --tile-cells {}, this run has {} (0: automatic); give "
+        "the same to continue it bit-identically",
+        resume_path, *resumed->training->tile_cells, choice.cpu.tile_cells));
   if (!prepared.vulkan)  // before the rollouts allocate their grids
     check_memory(cpu_training_memory_bytes(config, choice.cpu), "training on the CPU", max_memory);
   return prepared;

@@ -38,3 +38,13 @@ dlca_cli_test(hostile.fifth.sweep_checks_combinations_first sh -c "${expect} --s
   '^dlca_sweep: --set loss_channels=\\[1\\]: loss_channels: channel 1 has no target' \
   ${v_sweep} --config ${v_tiny} --seeds 1-3 --epochs 2 --threads 1 --out s \
   --set 'loss_channels=[0],[1]' && test ! -e s/runs")
+# --tile-cells sets the order of float sums: a resume with another value was accepted and matched
+# neither uninterrupted run. Checkpoints record it; a resume must keep it, and is then exact.
+dlca_cli_test(hostile.fifth.resume_keeps_tile_cells sh -c "${v_train} --config ${v_tiny} --epochs 2 \
+  --threads 1 --tile-cells 8 --save c.json --quiet >/dev/null && ${expect} --status 2 \
+  'tile-cells: c\\.json was trained with --tile-cells 8, this run has 0' \
+  ${v_train} --config ${v_tiny} --epochs 4 --threads 1 --resume c.json && \
+  ${v_train} --config ${v_tiny} --epochs 4 --threads 1 --tile-cells 8 --resume c.json --log r.csv \
+  --quiet >/dev/null && ${v_train} --config ${v_tiny} --epochs 4 --threads 1 --tile-cells 8 \
+  --log u.csv --quiet >/dev/null && test \"$(cut -d, -f1-4 r.csv)\" = \"$(cut -d, -f1-4 u.csv)\" && echo exact")
+set_tests_properties(hostile.fifth.resume_keeps_tile_cells PROPERTIES PASS_REGULAR_EXPRESSION "exact\n$")
