@@ -94,11 +94,11 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
-// The task as a sweep's manifest records it: an image task with its picture's checksum, so that
-// a sweep whose picture was edited between runs is not resumed as the same sweep.
 // The file a running sweep holds a lock on, in its directory.
 constexpr const char* kLockFile = ".lock";
 
+// The task as a sweep's manifest records it: an image task with its picture's checksum, so that
+// a sweep whose picture was edited between runs is not resumed as the same sweep.
 nlohmann::json task_json(const TaskSpec& t) {
   nlohmann::json j = {{"kind", t.kind},
                       {"image", t.image},
