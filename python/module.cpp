@@ -267,7 +267,8 @@ py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool
   const uint64_t grid_cells = uint64_t(height) * uint64_t(width);
   const uint64_t plane_bytes = uint64_t(height) * ((uint64_t(width) + 63) / 64) * 8;
   check_memory(2 * uint64_t(channels) * (plane_bytes + grid_cells),
-               fmt::format("a {}x{} grid of {} channels", width, height, channels), 0);
+               fmt::format("a {}x{} grid of {} channels", width, height, channels), 0,
+               false);  // no --max-memory here
   const Circuit circuit = prune(m.model);
   std::vector<uint8_t> final_planes;
   {
@@ -301,7 +302,7 @@ py::array_t<uint8_t> read_cells(const std::string& path, int height, int width,
   // the planes and the array of bytes returned.
   const uint64_t cells = uint64_t(height) * uint64_t(width);
   check_memory(png_decode_bytes(path) + 2 * 12 * cells + 2 * cells * picture_planes(picture),
-               fmt::format("reading {} as {}x{} cells", path, width, height), 0);
+               fmt::format("reading {} as {}x{} cells", path, width, height), 0, false);
   const std::vector<uint8_t> planes = read_cell_planes(path, height, width, picture, threshold);
   return cells_from_planes(planes, height, width, picture_planes(picture));
 }
