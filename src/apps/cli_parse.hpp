@@ -100,6 +100,11 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
     for (char& c : message)
       if (c == '\n') c = ' ';
     message = plain_message(message);
+    // `dlca train --epochs 5 lizard`: the experiment after the options.
+    static const std::string unexpected = "The following argument was not expected: ";
+    if (std::string(program) == "dlca train" && message.rfind(unexpected, 0) == 0 &&
+        message.size() > unexpected.size() && message[unexpected.size()] != '-')
+      message += " (dlca train takes the experiment first: dlca train EXPERIMENT [options])";
     std::fprintf(stderr, "%s: %s\n", program, message.c_str());
     return kExitUsage;
   }

@@ -48,3 +48,7 @@ dlca_cli_test(hostile.fifth.resume_keeps_tile_cells sh -c "${v_train} --config $
   --quiet >/dev/null && ${v_train} --config ${v_tiny} --epochs 4 --threads 1 --tile-cells 8 \
   --log u.csv --quiet >/dev/null && test \"$(cut -d, -f1-4 r.csv)\" = \"$(cut -d, -f1-4 u.csv)\" && echo exact")
 set_tests_properties(hostile.fifth.resume_keeps_tile_cells PROPERTIES PASS_REGULAR_EXPRESSION "exact\n$")
+# The experiment after the options was only "not expected".
+dlca_cli_test(hostile.fifth.train_experiment_last ${expect} --status 2
+  "^dlca train: The following argument was not expected: lizard \\(dlca train takes the experiment first: dlca train EXPERIMENT \\[options\\]\\)$"
+  $<TARGET_FILE:dlca_program> train --epochs 1 lizard)
