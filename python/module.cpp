@@ -153,13 +153,13 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
         prepare_training(config, task_of, choice, resumed ? &*resumed : nullptr, o.resume,
                          o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
     std::ostringstream out;
-    if (!prepared.vulkan) run.tile_cells = o.tile_cells;
+    if (!prepared.vulkan && o.tile_cells > 0) run.tile_cells = o.tile_cells;
     const TrainingSummary summary =
         run_training(prepared.trainers(), config.seed, prepared.backend_name, run, out);
     const Trainer& chosen = *prepared.candidates[size_t(summary.chosen_start)].trainer;
     result.model = chosen.model();
     result.training = training_state_of(chosen);
-    if (!prepared.vulkan) result.training->tile_cells = o.tile_cells;
+    if (!prepared.vulkan && o.tile_cells > 0) result.training->tile_cells = o.tile_cells;
     result.history = measured_epochs(chosen);
     result.summary = summary.to_json();
     result.summary["report"] = out.str();

@@ -5,8 +5,9 @@
 //   [DAMAGE]
 // Pixels are white and opaque where (y/BLOCK + x/BLOCK) is odd, black elsewhere. DAMAGE: crc (a
 // bit of IDAT's stored CRC flipped; the data still decodes), truncate (the file cut in the middle
-// of IDAT), header-only (the header's size with the data of a 1x1 image), bomb (the data of 64
-// times the header's rows, all inflated by a decoder that does not count), interlace2 (an
+// of IDAT), header-only (the header's size with the data of a 1x1 image), bomb (rows for more than
+// twice the header's data and 2 MiB more, all inflated by a decoder that does not count), surplus
+// (one row more than the header's, which decoders tolerate), interlace2 (an
 // interlace method PNG does not have). DEPTH and TYPE are written as given, so a combination PNG
 // does not allow (bit depth 4 with RGB) makes a file with a bad header.
 #include <zlib.h>
@@ -66,7 +67,7 @@ int main(int argc, char** argv) {
   if (argc < 7) {
     std::fprintf(stderr,
                  "usage: dlca_make_png OUT WIDTH HEIGHT DEPTH TYPE BLOCK "
-                 "[crc|truncate|header-only|bomb|interlace2]\n");
+                 "[crc|truncate|header-only|bomb|surplus|interlace2]\n");
     return 2;
   }
   const uint32_t w = uint32_t(std::strtoul(argv[2], nullptr, 10));
@@ -78,9 +79,15 @@ int main(int argc, char** argv) {
   put32(ihdr, w);
   put32(ihdr, h);
   ihdr += {char(depth), char(type), 0, 0, char(damage == "interlace2" ? 2 : 0)};
-  const std::string pixels = damage == "header-only" ? deflated_pixels(1, 1, depth, type, 1)
-                             : damage == "bomb" ? deflated_pixels(w, h * 64, depth, type, block)
-                                                : deflated_pixels(w, h, depth, type, block);
+  // bomb: rows for more than twice the header's data and 2 MiB more, past any surplus tolerated.
+  const uint32_t channels = type == 0 ? 1 : type == 2 ? 3 : type == 4 ? 2 : 4;
+  const uint32_t row_bytes = 1 + w * uint32_t(depth / 8) * channels;
+  const std::string pixels =
+      damage == "header-only" ? deflated_pixels(1, 1, depth, type, 1)
+      : damage == "bomb"
+          ? deflated_pixels(w, 3 * h + (uint32_t(1) << 21) / row_bytes + 1, depth, type, block)
+      : damage == "surplus" ? deflated_pixels(w, h + 1, depth, type, block)
+                            : deflated_pixels(w, h, depth, type, block);
   std::string idat = chunk("IDAT", pixels);
   if (damage == "crc") idat.back() ^= 0x10;  // the stored CRC: the data itself decodes
   std::string png =

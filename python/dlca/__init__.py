@@ -136,7 +136,8 @@ def _run_option(key, value):
     if key == "max_memory":
         return _os.fspath(value)
     # Files are resolved now: a callback that changes directory does not move a run's outputs.
-    return _os.path.abspath(_os.fspath(value))
+    # (Joined, not normalised: "link/.." stays for the system to resolve, as the programs do.)
+    return _os.path.join(_os.getcwd(), _os.fspath(value))
 
 
 def train(source, callback=None, verbose=False, print_every=100, **options):
@@ -277,8 +278,10 @@ def _save(self, path):
     Model._save_compiled(self, _path("path", path))
 
 
-Model._save_compiled = Model.save
+# The compiled methods, kept once: importlib.reload(dlca) must not wrap the wrappers.
+if not hasattr(Model, "_save_compiled"):
+    Model._save_compiled = Model.save
+    Model._run_compiled = Model.run
 Model.save = _save
-Model._run_compiled = Model.run
 Model.run = _run
 Model.export = _export

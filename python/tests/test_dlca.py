@@ -2,6 +2,7 @@
 the same one-line errors. Run by ctest (python.module) with PYTHONPATH at the built package and
 DLCA_BIN at the programs."""
 
+import importlib
 import json
 import os
 import pathlib
@@ -287,6 +288,10 @@ class ErrorTest(Scratch):
         model.save(pathlib.Path(self.path("m.json")))
         self.assertEqual(dlca.load(self.path("m.json")).ops.tolist(), model.ops.tolist())
         dlca.train("checkerboard_sync", epochs=1, steps=1, print_every=np.int64(5))
+        # Reloading the package does not wrap its wrappers again (save recursed).
+        importlib.reload(dlca)
+        model.save(self.path("again.json"))
+        model.run(np.zeros((4, 4, 1), np.uint8), steps=1)
         # Any non-zero value is a live cell, whatever the dtype.
         ones = model.run(np.full((4, 4, 1), 256, np.int16), steps=0)
         np.testing.assert_array_equal(ones[:, :, 0], np.ones((4, 4), np.uint8))

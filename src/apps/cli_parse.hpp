@@ -4,6 +4,7 @@
 // while running, so scripts can tell the two apart.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <regex>
@@ -102,8 +103,12 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
     message = plain_message(message);
     // `dlca train --epochs 5 lizard`: the experiment after the options.
     static const std::string unexpected = "The following argument was not expected: ";
-    if (std::string(program) == "dlca train" && message.rfind(unexpected, 0) == 0 &&
-        message.size() > unexpected.size() && message[unexpected.size()] != '-')
+    const bool experiment_given = std::any_of(argv + 1, argv + argc, [](const char* word) {
+      return std::string(word).rfind("--config", 0) == 0;
+    });
+    if (std::string(program) == "dlca train" && !experiment_given &&
+        message.rfind(unexpected, 0) == 0 && message.size() > unexpected.size() &&
+        message[unexpected.size()] != '-')
       message += " (dlca train takes the experiment first: dlca train EXPERIMENT [options])";
     std::fprintf(stderr, "%s: %s\n", program, message.c_str());
     return kExitUsage;

@@ -237,11 +237,15 @@ int simulate(const Options& o) {
     std::sort(trained.begin(), trained.end());
     for (size_t i = 0; i < trained.size() && trained[i] == int(i); ++i) trained_planes = int(i) + 1;
     if (trained_planes != int(trained.size())) {
+      const std::string why = fmt::format(
+          "dlca run counts a target's first channels, and the model was trained on channel{} {}",
+          trained.size() == 1 ? "" : "s", fmt::join(trained, ", "));
       if (!o.csv_path.empty())
         throw dlca::cli::UsageError(fmt::format(
-            "--csv: the model was trained on channel{} {} of its target, not on its first "
-            "channels: give --target FILE.png",
-            trained.size() == 1 ? "" : "s", fmt::join(trained, ", ")));
+            "--csv: {}: leave --csv out, or give --target FILE.png to count channels 0.. of a "
+            "picture",
+            why));
+      if (!o.quiet) std::cout << "error against the model's target: not counted (" << why << ")\n";
       image_task = false;
     }
   }
@@ -253,7 +257,7 @@ int simulate(const Options& o) {
   } else if (image_task) {
     const int planes = int(task.target.size() / (size_t(height) * width));
     target = "the model's target (" + describe_task(task) +
-             (trained_planes < planes
+             (trained_planes != planes
                   ? fmt::format(", the channel{} trained: 0{}", trained_planes == 1 ? "" : "s",
                                 trained_planes == 1 ? std::string()
                                                     : fmt::format("-{}", trained_planes - 1))
@@ -264,9 +268,15 @@ int simulate(const Options& o) {
     throw dlca::cli::UsageError("--csv: needs --target checkerboard|FILE.png for the error");
   if (image_task) {  // at the grid's size (checked above), [k][H][W]
     const size_t cells = size_t(height) * width;
+    // Channels past the target's planes were trained toward 0 (older dlca allowed such loss
+    // channels).
+    const int planes = int(task.target.size() / cells);
     grid->set_target_rows(plane_count(trained_planes, "--target " + target),
                           [&](int c, int y, uint8_t* row) {
-                            std::copy_n(&task.target[c * cells + size_t(y) * width], width, row);
+                            if (c < planes)
+                              std::copy_n(&task.target[c * cells + size_t(y) * width], width, row);
+                            else
+                              std::fill_n(row, width, uint8_t(0));
                           });
   } else if (target == "checkerboard") {
     grid->set_target_rows(1, [&](int, int y, uint8_t* row) {

@@ -110,11 +110,6 @@ void validate_layer(const std::string& field, Connection kind, int n, int m,
 }  // namespace
 
 void validate(const ExperimentConfig& c) {
-  // The name goes into summaries, SVG titles and file names: no control characters (a NUL or a
-  // newline made the SVG plots invalid XML).
-  for (const char ch : c.name)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
-      reject("name", "holds a control character (newline, tab, NUL, ...)");
   require_positive("channels", c.channels);
   require_positive("kernels", c.kernels);
   require_positive("height", c.height);

@@ -73,7 +73,7 @@ nlohmann::json parse_json_text(const std::string& text) {
   constexpr uint64_t kTreeBytesPerTextByte = 24;
   if (text.size() > (size_t(1) << 24)) try {
       check_memory(uint64_t(text.size()) * kTreeBytesPerTextByte,
-                   fmt::format("parsing {} of JSON", format_bytes(text.size())), 0);
+                   fmt::format("parsing {} of JSON", format_bytes(text.size())), 0, false);
     } catch (const std::runtime_error& e) {  // callers name the file for JsonTextError
       throw JsonTextError(e.what());
     }

@@ -67,15 +67,31 @@ int tile_cells_for(int requested, uint32_t rows, int64_t cells) {
       tile, int64_t(round_up(size_t(std::max<int64_t>(cells, 1)), kernels::kRowAlign))));
 }
 
-uint64_t cpu_training_bytes(const ExperimentConfig& cfg, const CpuBackendOptions& options) {
-  const auto sum_from_1 = [](const std::vector<int>& v) {
-    uint64_t s = 0;
-    for (size_t i = 1; i < v.size(); ++i) s += uint64_t(std::max(v[i], 0));
-    return s;
-  };
+namespace {
+
+uint64_t sum_from_1(const std::vector<int>& v) {
+  uint64_t s = 0;
+  for (size_t i = 1; i < v.size(); ++i) s += uint64_t(std::max(v[i], 0));
+  return s;
+}
+
+// The rows of the configuration's cell program (cell_program.hpp): the patch, every perception
+// gate once per channel, the update gates.
+uint64_t program_rows(const ExperimentConfig& cfg) {
   const uint64_t C = uint64_t(std::max(cfg.channels, 0)), K = uint64_t(std::max(cfg.kernels, 0));
-  const uint64_t rows =
-      9 * C + C * K * sum_from_1(cfg.perception_layers) + sum_from_1(cfg.update_layers);
+  return 9 * C + C * K * sum_from_1(cfg.perception_layers) + sum_from_1(cfg.update_layers);
+}
+
+}  // namespace
+
+int training_tile_cells(const ExperimentConfig& cfg, int requested) {
+  return tile_cells_for(requested, uint32_t(std::min<uint64_t>(program_rows(cfg), UINT32_MAX)),
+                        int64_t(cfg.batch) * cfg.height * cfg.width);
+}
+
+uint64_t cpu_training_bytes(const ExperimentConfig& cfg, const CpuBackendOptions& options) {
+  const uint64_t C = uint64_t(std::max(cfg.channels, 0)), K = uint64_t(std::max(cfg.kernels, 0));
+  const uint64_t rows = program_rows(cfg);
   const uint64_t gates = K * sum_from_1(cfg.perception_layers) + sum_from_1(cfg.update_layers);
   const uint64_t cells = uint64_t(std::max(cfg.batch, 0)) * uint64_t(std::max(cfg.height, 0)) *
                          uint64_t(std::max(cfg.width, 0));

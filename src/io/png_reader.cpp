@@ -99,11 +99,13 @@ uint64_t raw_image_bytes(const std::string& bytes) {
 }
 
 // Inflates the IDAT chunks (given as offsets and lengths) into a small buffer, only counting: image
-// data that inflates to more than the header's size (a decompression bomb: a few MB that would
-// take GBs) is refused before stb allocates for it.
+// data that inflates to far more than the header's size (a decompression bomb: a few MB that
+// would take GBs) is refused before stb allocates for it. A little surplus, which libpng only
+// warns about, is read as before: up to twice the header's size and 1 MiB.
 void check_image_data_size(const std::string& path, const std::string& bytes,
                            const std::vector<std::pair<size_t, uint32_t>>& idat) {
   const uint64_t expected = raw_image_bytes(bytes);
+  const uint64_t allowed = 2 * expected + (uint64_t(1) << 20);
   z_stream z{};
   if (inflateInit(&z) != Z_OK) throw FileError(path + ": cannot start zlib");
   std::vector<Bytef> out(size_t(1) << 16);
@@ -118,11 +120,11 @@ void check_image_data_size(const std::string& path, const std::string& bytes,
       status = inflate(&z, Z_NO_FLUSH);
       produced += out.size() - z.avail_out;
       if (status != Z_OK && status != Z_STREAM_END) break;  // damage: stb says so below
-      if (produced > expected) {
+      if (produced > allowed) {
         inflateEnd(&z);
         throw FileError(fmt::format(
-            "{}: corrupt PNG (its image data inflates to more than the {} bytes its {}x{} header "
-            "allows)",
+            "{}: corrupt PNG (its image data inflates to more than twice the {} bytes its {}x{} "
+            "header allows, and more than 1 MiB over)",
             path, expected, be32(bytes, 16), be32(bytes, 20)));
       }
     }

@@ -21,6 +21,8 @@ std::string escape(const std::string& text) {
       out += "&gt;";
     else if (ch == '&')
       out += "&amp;";
+    else if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+      out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no other control characters, even escaped
     else
       out += ch;
   }

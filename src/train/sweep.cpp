@@ -361,6 +361,7 @@ void Sweep::open() {
   if (!fs::create_directories(dir, error) && error)
     throw FileError(fmt::format("{}: cannot create it: {}", out, error.message()));
   const std::string lock_path = (dir / kLockFile).string();
+  const bool lock_was_there = fs::exists(lock_path, error);
   const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     throw FileError(fmt::format("{}: cannot create {}: {}", out, lock_path, std::strerror(errno)));
@@ -386,6 +387,11 @@ void Sweep::open() {
     }
     if (!saved.is_object() || saved.value("format", "") != "dlca-sweep 1")
       throw FileError(fmt::format("{}: {} is not a dlca_sweep manifest", out, manifest.string()));
+    // A manifest written before pictures had checksums: its picture is taken as this one (the
+    // manifest is rewritten with the checksum below).
+    if (saved.contains("task") && saved["task"].is_object() &&
+        !saved["task"].contains("image_checksum") && wanted["task"].contains("image_checksum"))
+      saved["task"]["image_checksum"] = wanted["task"]["image_checksum"];
     if (saved != wanted) {
       std::string what = "experiment configuration or task";
       for (const char* key : {"seeds", "set", "epochs", "stop_when_solved", "recipe", "task"})
@@ -407,6 +413,8 @@ void Sweep::open() {
   } else if (std::any_of(
                  fs::directory_iterator(dir, error), fs::directory_iterator(),
                  [](const fs::directory_entry& e) { return e.path().filename() != kLockFile; })) {
+    lock_.reset();
+    if (!lock_was_there) fs::remove(lock_path, error);  // leave the user's directory as it was
     throw ConfigError(
         fmt::format("{}: is not empty and holds no sweep.json (not a sweep's "
                     "directory); give a new or empty directory",
@@ -468,7 +476,6 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   run_options.epochs = run.config.epochs;
   run_options.quiet = true;
   run_options.threads = threads;
-  run_options.tile_cells = 0;  // automatic, on the CPU
   const std::string model = "models/" + run.id + ".json";
   run_options.save_path = (fs::path(directory_) / model).string();
   std::ostringstream report;  // the summary lines a training program would print

@@ -126,13 +126,18 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
   prepared.candidates =
       make_candidates(config, make_task, backend_of, choice.cpu.threads, resumed, resume_path);
   prepared.backend_name = prepared.candidates[0].backend->name();
-  // A CPU run's tile size sets the order of its float sums: a resume keeps it to be bit-identical.
-  if (resumed && resumed->training && resumed->training->tile_cells && !prepared.vulkan &&
-      *resumed->training->tile_cells != choice.cpu.tile_cells)
-    throw ConfigError(fmt::format(
-        "--tile-cells: {} was trained with --tile-cells {}, this run has {} (0: automatic); give "
-        "the same to continue it bit-identically",
-        resume_path, *resumed->training->tile_cells, choice.cpu.tile_cells));
+  // A CPU run's tile size sets the order of its float sums: a resume keeps the tile it used (a
+  // checkpoint without "tile_cells" was trained with the automatic size).
+  if (resumed && resumed->training && !prepared.vulkan) {
+    const int trained = resumed->training->tile_cells.value_or(0);
+    if (training_tile_cells(config, trained) != training_tile_cells(config, choice.cpu.tile_cells))
+      throw ConfigError(fmt::format(
+          "--tile-cells: {} was trained with {}-cell tiles (--tile-cells {}), this run would use "
+          "{}; give --tile-cells {} to continue it bit-identically",
+          resume_path, training_tile_cells(config, trained),
+          trained == 0 ? "left out" : std::to_string(trained),
+          training_tile_cells(config, choice.cpu.tile_cells), trained));
+  }
   if (!prepared.vulkan)  // before the rollouts allocate their grids
     check_memory(cpu_training_memory_bytes(config, choice.cpu), "training on the CPU", max_memory);
   return prepared;

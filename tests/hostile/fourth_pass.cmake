@@ -38,8 +38,13 @@ set_tests_properties(hostile.fourth.long_output_name PROPERTIES PASS_REGULAR_EXP
 # PNG image data that inflates past its header's size (1 GB from a 1 MB file) was all inflated;
 # impossible headers were reported as damaged image data.
 dlca_cli_test(hostile.fourth.png_bomb sh -c "${make_png} b.png 8 8 8 0 1 bomb && ${expect} \
-  '^dlca_run: b\\.png: corrupt PNG \\(its image data inflates to more than the 72 bytes its 8x8 header allows\\)$' \
+  '^dlca_run: b\\.png: corrupt PNG \\(its image data inflates to more than twice the 72 bytes its 8x8 header allows, and more than 1 MiB over\\)$' \
   ${run} --model ${f_model} --init b.png --steps 0")
+# A little surplus data, which libpng only warns about, is read as before.
+dlca_cli_test(hostile.fourth.png_surplus_read sh -c "${make_png} s.png 8 8 8 0 2 surplus && \
+  ${run} --model ${f_model} --init s.png --size 8 --steps 0 --target checkerboard | tail -n 1")
+set_tests_properties(hostile.fourth.png_surplus_read PROPERTIES PASS_REGULAR_EXPRESSION
+  "^error against checkerboard: 0\n$")
 dlca_cli_test(hostile.fourth.png_bad_depth sh -c "${make_png} d.png 8 8 4 2 1 && ${expect} \
   '^dlca_run: d\\.png: corrupt PNG header \\(bit depth 4 is not allowed with colour type 2\\)$' \
   ${run} --model ${f_model} --init d.png --steps 0")

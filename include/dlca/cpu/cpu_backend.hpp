@@ -45,6 +45,8 @@ int default_tile_cells(uint32_t rows);
 // The tile size used: `requested` (0: default_tile_cells(rows)), clamped to the batch's `cells`
 // rounded up to a SIMD row (a larger tile only holds padding).
 int tile_cells_for(int requested, uint32_t rows, int64_t cells);
+// The tile a training of `config` uses for a requested --tile-cells (0: automatic).
+int training_tile_cells(const ExperimentConfig& config, int requested);
 
 // An estimate of the host memory training `config` needs on this backend (grid states of every
 // step, state and patch gradients, activations of the tiles, per-thread scratch, model and

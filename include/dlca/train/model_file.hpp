@@ -48,8 +48,9 @@ struct TrainingState {
   // A run stopped when solved takes its last epoch back, so that its parameters are those that
   // scored hard loss 0: that measurement of the current parameters (Trainer::undone_epoch()).
   std::optional<EpochStats> measured;
-  // The --tile-cells of a CPU run (0: automatic): the order of its float sums, which a resume must
-  // keep to continue bit-identically. None when not recorded (a GPU run, an older file).
+  // The --tile-cells a CPU run was given: the order of its float sums, which a resume must keep
+  // to continue bit-identically. None for the automatic size (and a GPU run): the file then reads
+  // in older dlca builds too.
   std::optional<int> tile_cells;
 };
 

@@ -40,7 +40,8 @@ struct TrainingRunOptions {
   // Ctrl-C and SIGTERM stop the run after its epoch (a second one ends the process). A caller that
   // handles signals itself (the Python module, through on_epoch) turns this off.
   bool handle_signals = true;
-  // The --tile-cells of a CPU run, recorded in its checkpoints (TrainingState::tile_cells).
+  // The --tile-cells a CPU run was given (none: automatic), recorded in its checkpoints
+  // (TrainingState::tile_cells).
   std::optional<int> tile_cells;
 };
 
