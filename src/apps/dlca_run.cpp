@@ -232,6 +232,8 @@ int simulate(const Options& o) {
   // The model's image target is compared on the channels it was trained on, its loss channels:
   // channels 0..m-1 (the grid compares the first channels with its targets), else not at all.
   int trained_planes = 0;
+  const size_t task_cells = size_t(task.height) * size_t(task.width);
+  const int target_planes = task_cells > 0 ? int(task.target.size() / task_cells) : 0;
   if (image_task) {
     std::vector<int> trained = config->loss_channels;
     std::sort(trained.begin(), trained.end());
@@ -255,9 +257,8 @@ int simulate(const Options& o) {
           "--csv: the model's image target is {}x{}, the grid {}x{}: give --target FILE.png",
           task.width, task.height, width, height));
   } else if (image_task) {
-    const int planes = int(task.target.size() / (size_t(height) * width));
     target = "the model's target (" + describe_task(task) +
-             (trained_planes != planes
+             (trained_planes != target_planes
                   ? fmt::format(", the channel{} trained: 0{}", trained_planes == 1 ? "" : "s",
                                 trained_planes == 1 ? std::string()
                                                     : fmt::format("-{}", trained_planes - 1))
@@ -267,17 +268,15 @@ int simulate(const Options& o) {
   if (!o.csv_path.empty() && target.empty())
     throw dlca::cli::UsageError("--csv: needs --target checkerboard|FILE.png for the error");
   if (image_task) {  // at the grid's size (checked above), [k][H][W]
-    const size_t cells = size_t(height) * width;
     // Channels past the target's planes were trained toward 0 (older dlca allowed such loss
     // channels).
-    const int planes = int(task.target.size() / cells);
-    grid->set_target_rows(plane_count(trained_planes, "--target " + target),
-                          [&](int c, int y, uint8_t* row) {
-                            if (c < planes)
-                              std::copy_n(&task.target[c * cells + size_t(y) * width], width, row);
-                            else
-                              std::fill_n(row, width, uint8_t(0));
-                          });
+    grid->set_target_rows(
+        plane_count(trained_planes, "--target " + target), [&](int c, int y, uint8_t* row) {
+          if (c < target_planes)
+            std::copy_n(&task.target[c * task_cells + size_t(y) * width], width, row);
+          else
+            std::fill_n(row, width, uint8_t(0));
+        });
   } else if (target == "checkerboard") {
     grid->set_target_rows(1, [&](int, int y, uint8_t* row) {
       for (int x = 0; x < width; ++x) row[x] = uint8_t((y / 2 + x / 2) % 2);
