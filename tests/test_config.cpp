@@ -82,6 +82,13 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.adam_eps = 2; }), "adam_eps"));
   CHECK(starts_with(rejection([](auto& c) { c.adam_eps = std::nanf(""); }), "adam_eps"));
   CHECK(starts_with(rejection([](auto& c) { c.adam_eps = 1e-39f; }), "adam_eps"));  // denormal
+  CHECK(starts_with(rejection([](auto& c) { c.adam_beta1 = 1; }), "adam_beta1"));
+  CHECK(starts_with(rejection([](auto& c) { c.adam_beta1 = -0.1f; }), "adam_beta1"));
+  CHECK(starts_with(rejection([](auto& c) { c.adam_beta2 = 1; }), "adam_beta2"));
+  CHECK(starts_with(rejection([](auto& c) { c.adam_beta2 = std::nanf(""); }), "adam_beta2"));
+  CHECK(starts_with(rejection([](auto& c) { c.weight_decay = -0.01f; }), "weight_decay"));
+  CHECK(starts_with(rejection([](auto& c) { c.weight_decay = 1.5f; }), "weight_decay"));
+  CHECK(starts_with(rejection([](auto& c) { c.weight_decay = std::nanf(""); }), "weight_decay"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = -0.5f; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = INFINITY; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise_start = -2; }), "noise_start"));
@@ -196,6 +203,18 @@ TEST_CASE("configurations round-trip through JSON; unknown keys and wrong types 
                        doctest::Contains("adam_eps: is too close to 0 for a float"), ConfigError);
   j["adam_eps"] = 0;
   CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("adam_eps: must be in"), ConfigError);
+  j = config_to_json(c);
+  j["weight_decay"] = 2;
+  CHECK_THROWS_WITH_AS(config_from_json(j), doctest::Contains("weight_decay: must be"),
+                       ConfigError);
+  j = config_to_json(c);
+  j["adam_beta1"] = 0.8;
+  j["adam_beta2"] = 0.95;
+  j["weight_decay"] = 0;
+  const ExperimentConfig tuned = config_from_json(j);
+  CHECK(tuned.adam_beta1 == 0.8f);
+  CHECK(tuned.adam_beta2 == 0.95f);
+  CHECK(tuned.weight_decay == 0);
   j = config_to_json(c);
   j["name"] = 7;
   CHECK_THROWS_WITH_AS(config_from_json(j), "name: must be a string, got 7", ConfigError);

@@ -67,3 +67,35 @@ TEST_CASE("the configuration's AdamW epsilon is the optimiser's") {
   CHECK(with_large < 0.5 * with_notebook);
   CHECK(with_tiny >= with_notebook);
 }
+
+TEST_CASE("the configuration's AdamW betas and weight decay are the optimiser's") {
+  ExperimentConfig notebook = testing::small_checkerboard();
+  CheckerboardTask task(notebook);
+  CpuBackend backend({.threads = 1});
+  const Model start = make_model(notebook);
+  const auto train = [&](const ExperimentConfig& c, int epochs) {
+    Model m = start;
+    m.config = c;
+    Trainer trainer(std::move(m), task, backend);
+    for (int e = 0; e < epochs; ++e) trainer.run_epoch();
+    return trainer.model().logits;
+  };
+  // Decoupled weight decay: the first step moves every logit by a further -lr * wd * logit.
+  ExperimentConfig decayed = notebook, undecayed = notebook;
+  decayed.weight_decay = 0.5f;
+  undecayed.weight_decay = 0;
+  const std::vector<float> with_decay = train(decayed, 1), without = train(undecayed, 1);
+  double worst = 0;
+  for (size_t i = 0; i < start.logits.size(); ++i)
+    worst = std::max(worst, std::abs(double(with_decay[i]) - double(without[i]) +
+                                     double(notebook.learning_rate) * 0.5 * start.logits[i]));
+  CHECK(worst < 1e-5);
+  CHECK(train(notebook, 1) != without);  // the notebook's 0.01 is not 0
+  // The betas (the bias-corrected first step is about the same for any; the second is not).
+  ExperimentConfig betas = notebook;
+  betas.adam_beta1 = 0.5f;
+  CHECK(train(betas, 2) != train(notebook, 2));
+  betas = notebook;
+  betas.adam_beta2 = 0.5f;
+  CHECK(train(betas, 2) != train(notebook, 2));
+}

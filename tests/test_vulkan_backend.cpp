@@ -122,7 +122,10 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
         c.sharpen_end = 15;
         c.noise = 0.5f;
         c.noise_start = 8;
-        c.adam_eps = 0.01f;  // the device's AdamW takes the configuration's epsilon too
+        c.adam_eps = 0.01f;   // the device's AdamW takes the configuration's epsilon too,
+        c.adam_beta1 = 0.8f;  // betas and weight decay
+        c.adam_beta2 = 0.95f;
+        c.weight_decay = 0.03f;
       }
       const CheckerboardTask task(c);
       CpuBackend cpu;

@@ -9,7 +9,8 @@
 
 Training options are keyword arguments with the command line's names (underscores for dashes):
 recipe=, starts=, stop_when_solved=, sharpen_to=, sharpen_start=, sharpen_end=, noise=,
-noise_start=, noise_end=, repair=, epochs=, seed=, lr=, adam_eps=, random_streams=, threads=, backend=,
+noise_start=, noise_end=, repair=, epochs=, seed=, lr=, adam_eps=, adam_beta1=, adam_beta2=,
+weight_decay=, random_streams=, threads=, backend=,
 device=, log=, save=, summary=, gif=, histogram=, checkpoint_every=, resume=, keep_activations=,
 tile_cells=, max_memory=, and any key of the experiment's configuration (batch=, steps=, ...).
 Training runs with the GIL released; Ctrl-C stops it after the current epoch and raises

@@ -80,6 +80,18 @@ struct TrainingCli {
            "AdamW's epsilon, added to the root of the second moment, from 1.2e-38 to 1 (the "
            "notebook: 1e-8; smaller lets tiny gradients take whole steps)")
         ->transform(rate<float>());
+    app.add_option("--adam-beta1", config.adam_beta1,
+                   "AdamW's decay rate of the first moment, from 0 to below 1")
+        ->capture_default_str()
+        ->transform(number_from_to<float>(0, 1));
+    app.add_option("--adam-beta2", config.adam_beta2,
+                   "AdamW's decay rate of the second moment, from 0 to below 1")
+        ->capture_default_str()
+        ->transform(number_from_to<float>(0, 1));
+    app.add_option("--weight-decay", config.weight_decay,
+                   "AdamW's decoupled weight decay on every logit, from 0 to 1")
+        ->capture_default_str()
+        ->transform(number_from_to<float>(0, 1));
     app.add_option(
            "--random-streams", streams,
            "jax: the notebook's JAX threefry streams (its exact wiring and data for a seed); "

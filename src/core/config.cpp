@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -145,6 +146,11 @@ void validate(const ExperimentConfig& c) {
   if (!(c.adam_eps >= std::numeric_limits<float>::min() && c.adam_eps <= 1))
     reject("adam_eps", fmt::format("must be in [{:g}, 1], got {}",
                                    double(std::numeric_limits<float>::min()), c.adam_eps));
+  for (auto [key, beta] : {std::pair{"adam_beta1", c.adam_beta1}, {"adam_beta2", c.adam_beta2}})
+    if (!(beta >= 0 && beta < 1))
+      reject(key, fmt::format("must be at least 0 and below 1, got {}", beta));
+  if (!(c.weight_decay >= 0 && c.weight_decay <= 1))
+    reject("weight_decay", fmt::format("must be in [0, 1], got {}", c.weight_decay));
   if (!(c.fire_rate > 0 && c.fire_rate <= 1))
     reject("fire_rate", fmt::format("must be in (0, 1], got {}", c.fire_rate));
   if ((long long)c.height * c.width * c.batch > (1LL << 26))

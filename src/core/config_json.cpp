@@ -88,6 +88,9 @@ const std::vector<const char*>& config_keys() {
                                                 "epochs",
                                                 "lr",
                                                 "adam_eps",
+                                                "adam_beta1",
+                                                "adam_beta2",
+                                                "weight_decay",
                                                 "periodic",
                                                 "async",
                                                 "fire_rate",
@@ -123,6 +126,9 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"epochs", c.epochs},
       {"lr", c.learning_rate},
       {"adam_eps", c.adam_eps},
+      {"adam_beta1", c.adam_beta1},
+      {"adam_beta2", c.adam_beta2},
+      {"weight_decay", c.weight_decay},
       {"periodic", c.periodic},
       {"async", c.async},
       {"fire_rate", c.fire_rate},
@@ -164,6 +170,9 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_integer(json, "epochs", c.epochs, 1);
   read_float(json, "lr", c.learning_rate);
   read_float(json, "adam_eps", c.adam_eps);
+  read_float(json, "adam_beta1", c.adam_beta1, 0, 1);
+  read_float(json, "adam_beta2", c.adam_beta2, 0, 1);
+  read_float(json, "weight_decay", c.weight_decay, 0, 1);
   read(json, "periodic", c.periodic);
   read(json, "async", c.async);
   read_float(json, "fire_rate", c.fire_rate, 0, 1);

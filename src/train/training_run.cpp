@@ -398,6 +398,10 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
                        config.sharpen_to, config.sharpen_start, config.sharpen_end);
   if (config.adam_eps != kNotebookAdamEps)
     out << fmt::format("AdamW epsilon {:g}\n", config.adam_eps);
+  if (config.adam_beta1 != kNotebookAdamBeta1 || config.adam_beta2 != kNotebookAdamBeta2)
+    out << fmt::format("AdamW betas {:g}, {:g}\n", config.adam_beta1, config.adam_beta2);
+  if (config.weight_decay != kNotebookWeightDecay)
+    out << fmt::format("weight decay {:g}\n", config.weight_decay);
   if (config.noise > 0)
     out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}{}\n", config.noise,
                        config.noise_start,

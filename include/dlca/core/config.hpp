@@ -59,6 +59,10 @@ inline constexpr uint64_t kMaxModelFileBytes = uint64_t(1) << 30;
 
 // AdamW's epsilon in the notebook's optimiser (docs/MODEL.md §6).
 inline constexpr float kNotebookAdamEps = 1e-8f;
+// The notebook's AdamW: decay rates of the two moments and decoupled weight decay (§6).
+inline constexpr float kNotebookAdamBeta1 = 0.9f;
+inline constexpr float kNotebookAdamBeta2 = 0.99f;
+inline constexpr float kNotebookWeightDecay = 1e-2f;
 
 struct ExperimentConfig {
   std::string name = "custom";
@@ -78,6 +82,11 @@ struct ExperimentConfig {
   // notebook. Smaller values let the tiny gradients of deep, long rollouts take whole steps
   // (README, "Training recipes").
   float adam_eps = kNotebookAdamEps;
+  // AdamW's moment decay rates, in [0, 1), and its decoupled weight decay on every logit, in
+  // [0, 1]: the notebook's 0.9, 0.99 and 0.01 (README, "Training recipes").
+  float adam_beta1 = kNotebookAdamBeta1;
+  float adam_beta2 = kNotebookAdamBeta2;
+  float weight_decay = kNotebookWeightDecay;
   bool periodic = false;  // toroidal wrap (true) or zero padding (false)
   bool async = false;     // asynchronous updates with fire_rate
   float fire_rate = 0.6f;

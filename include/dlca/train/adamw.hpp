@@ -17,7 +17,10 @@ namespace dlca {
 // on a step of the notebook's recipe (they stay bit for bit), nor with any epsilon while 0.01*g*g
 // is a normal float; it acts only when that underflows (gradients below about 1e-18: denormal, or
 // flushed to 0 on a device) while m does not, where with a tiny epsilon the step would grow to
-// m_hat / eps, many learning rates. The device's shader (adamw.comp) does the same.
+// m_hat / eps, many learning rates. Other betas (--adam-beta1, --adam-beta2) move the bound to
+// (1 - beta1) / sqrt((1 - beta2) (1 - beta1^2 / beta2)) while beta1^2 < beta2 (3.4 at 0.8 and
+// 0.99), so the clamp can also act where that exceeds 4 (0.9 and 0.999: 7.3). The device's shader
+// (adamw.comp) does the same.
 inline float adam_step(float m_hat, float v_hat, float eps) {
   return std::clamp(m_hat / (std::sqrt(v_hat) + eps), -4.0f, 4.0f);
 }
