@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_parse.hpp"
+#include "dlca/io/stop_signals.hpp"
 #include "tools.hpp"
 
 namespace {
@@ -54,6 +55,7 @@ int train(std::vector<std::string> args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  dlca::ignore_closed_pipes();
   const Subcommand subcommands[] = {
       {"train", nullptr,
        "dlca train EXPERIMENT [options]; EXPERIMENT is a preset with options of its own "

@@ -41,6 +41,8 @@ StopSignals::~StopSignals() {
   g_graceful = graceful_before_;
 }
 
+void ignore_closed_pipes() { ::signal(SIGPIPE, SIG_IGN); }
+
 bool StopSignals::stop_requested() { return g_signal.load() != 0; }
 int StopSignals::signal_number() { return g_signal.load(); }
 

@@ -8,6 +8,11 @@
 
 namespace dlca {
 
+// For the command-line programs' main: a closed standard output (`dlca train ... | head -1`) makes
+// writes to it fail instead of killing the process by SIGPIPE, so a training goes on and writes its
+// files (its progress lines are then lost).
+void ignore_closed_pipes();
+
 class StopSignals {
  public:
   explicit StopSignals(bool graceful);
