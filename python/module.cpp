@@ -340,12 +340,28 @@ nlohmann::json json_argument(const std::string& text, const std::string& name) {
 PYBIND11_MODULE(_dlca, m) {
   m.doc() = "dlca's compiled core; use the package dlca.";
   py::register_exception<FileError>(m, "FileError", PyExc_OSError);
-  py::register_exception<ConfigError>(m, "ConfigError", PyExc_ValueError);
+  static py::exception<ConfigError> config_error(m, "ConfigError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr raised) {
+    try {
+      if (raised) std::rethrow_exception(raised);
+    } catch (const ConfigError& e) {
+      config_error(e.what());
+    } catch (const ResumeMismatch& e) {  // bad usage, as the programs' exit status 2 says
+      std::string text = e.what();       // "--resume PATH: ...", named as the keyword
+      if (text.rfind("--resume ", 0) == 0) text = "resume: " + text.substr(9);
+      config_error(text.c_str());
+    }
+  });
 
   py::class_<ExperimentFile>(m, "Experiment")
       .def_property_readonly("path", [](const ExperimentFile& e) { return e.path; })
       .def_property_readonly("task_kind", [](const ExperimentFile& e) { return e.task.kind; })
-      .def("config_json", [](const ExperimentFile& e) { return config_to_json(e.config).dump(); })
+      .def("config_json",
+           [](const ExperimentFile& e) {  // what the file gave, for keywords to change
+             nlohmann::json json = config_to_json(e.config);
+             drop_recipe_filled_keys(json, e.config.given);
+             return json.dump();
+           })
       .def("with_config", [](const ExperimentFile& e, const std::string& text) {
         ExperimentFile copy = e;
         copy.config = config_from_json(json_argument(text, "config"));

@@ -89,6 +89,11 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.weight_decay = -0.01f; }), "weight_decay"));
   CHECK(starts_with(rejection([](auto& c) { c.weight_decay = 1.5f; }), "weight_decay"));
   CHECK(starts_with(rejection([](auto& c) { c.weight_decay = std::nanf(""); }), "weight_decay"));
+  CHECK(starts_with(rejection([](auto& c) {
+                      c.learning_rate = 2;
+                      c.weight_decay = 0.5f;
+                    }),
+                    "weight_decay: times lr must be below 1"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = -0.5f; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = INFINITY; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise_start = -2; }), "noise_start"));
@@ -179,6 +184,43 @@ TEST_CASE("robust's schedule for targets grown from a fixed start, relative to t
   own = c;
   own.recipe = Recipe::kPaper;
   CHECK(unchanged(own, true));
+  // Given at the notebook's values (--adam-eps 1e-8, --noise 0): kept as given.
+  own = c;
+  own.given.adam_eps = true;
+  CHECK(with_recipe_schedule(own, true).adam_eps == kNotebookAdamEps);
+  CHECK(with_recipe_schedule(own, true).noise == 0.1f);
+  own = c;
+  own.given.schedule = true;
+  CHECK(with_recipe_schedule(own, true).noise == 0.0f);
+  CHECK(with_recipe_schedule(own, true).sharpen_to == 1.0f);
+  CHECK(with_recipe_schedule(own, true).adam_eps == 1e-16f);
+}
+
+TEST_CASE("a configuration read from JSON marks the keys robust would fill in, when given") {
+  ExperimentConfig c = checkerboard_sync_config();
+  nlohmann::json j = config_to_json(c);  // every key written, so every one given
+  CHECK(config_from_json(j).given.adam_eps);
+  CHECK(config_from_json(j).given.schedule);
+  drop_recipe_filled_keys(j, {});  // the notebook's values, not given: dropped
+  CHECK_FALSE(j.contains("adam_eps"));
+  CHECK_FALSE(j.contains("noise"));
+  CHECK_FALSE(j.contains("sharpen_end"));
+  CHECK_FALSE(config_from_json(j).given.adam_eps);
+  CHECK_FALSE(config_from_json(j).given.schedule);
+  j["noise_end"] = 0;  // one key of the schedule marks it all
+  CHECK(config_from_json(j).given.schedule);
+  // Given, or not the notebook's: kept.
+  j = config_to_json(c);
+  drop_recipe_filled_keys(j, {.adam_eps = true, .schedule = true});
+  CHECK(j.contains("adam_eps"));
+  CHECK(j.contains("noise_start"));
+  c.adam_eps = 1e-12f;
+  c.sharpen_to = 0.5f;
+  j = config_to_json(c);
+  drop_recipe_filled_keys(j, {});
+  CHECK(j.at("adam_eps") == 1e-12f);
+  CHECK(j.at("sharpen_to") == 0.5f);
+  CHECK(j.contains("noise"));
 }
 
 TEST_CASE("configurations round-trip through JSON; unknown keys and wrong types are named") {

@@ -90,6 +90,11 @@ def experiment(source):
     raise TypeError("experiment: must be a name, a path or a dict, got %s" % type(source).__name__)
 
 
+# Keys a recipe may fill in, absent from an experiment's config_json() unless its file gives them.
+_RECIPE_KEYS = ("starts", "stop_when_solved", "repair", "adam_eps", "noise", "noise_start",
+                "noise_end", "sharpen_to", "sharpen_start", "sharpen_end")
+
+
 def _configured(exp, options):
     """The experiment with configuration keys from `options` applied, as the command line does:
     recipe first (its defaults for starts, stop_when_solved and repair), then the other keys."""
@@ -101,9 +106,9 @@ def _configured(exp, options):
     for key, value in options.items():
         if key == "recipe":
             continue
-        if key not in config and key not in ("starts", "stop_when_solved", "repair"):
+        if key not in config and key not in _RECIPE_KEYS:
             raise ValueError("%s: not a training option or configuration key (options: %s; keys: %s)"
-                             % (key, ", ".join(RUN_OPTIONS), ", ".join(sorted(config))))
+                             % (key, ", ".join(RUN_OPTIONS), ", ".join(sorted(set(config) | set(_RECIPE_KEYS)))))
         config[key] = value
     return exp.with_config(_dumps(config))
 
@@ -161,6 +166,8 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
             setattr(run, key, _run_option(key, value))
         else:
             config_options[key] = value
+    if "device" in options and options.get("backend", "cpu") == "cpu":  # as the programs refuse it
+        raise ValueError("device: the CPU backend has no devices (give backend='vulkan' or 'auto')")
     exp = _configured(experiment(source), config_options)
 
     def each_epoch(epoch, soft_loss, hard_loss, active_gates):

@@ -111,6 +111,16 @@ class TrainingTest(Scratch):
         self.assertEqual(model.probabilities.shape, model.logits.shape)
         np.testing.assert_allclose(model.probabilities.sum(axis=1), 1, rtol=1e-5)
 
+    def test_robust_keeps_keywords_at_the_notebooks_values(self):
+        short = dict(recipe="robust", starts=1, repair=False, epochs=2, steps=2, threads=1)
+        filled = dlca.train("lizard", **short).config  # robust's epsilon, noise and sharpening
+        self.assertAlmostEqual(filled["adam_eps"], 1e-16, delta=1e-20)
+        self.assertAlmostEqual(filled["noise"], 0.1, places=6)
+        given = dlca.train("lizard", adam_eps=1e-8, noise=0, **short).config
+        self.assertAlmostEqual(given["adam_eps"], 1e-8, delta=1e-12)
+        self.assertEqual(given["noise"], 0)
+        self.assertEqual(given["sharpen_to"], 1)
+
 
 class CircuitTest(Scratch):
     @classmethod
@@ -204,12 +214,15 @@ class ErrorTest(Scratch):
 
     def test_resume_and_outputs_checked_as_the_programs_do(self):
         dlca.train("checkerboard_sync", epochs=2, steps=2, save=self.path("m.json"))
-        with self.assertRaisesRegex(RuntimeError, "the checkpoint's lr is 0.05 but this run's is 0.1"):
+        with self.assertRaisesRegex(dlca.ConfigError,
+                                    "^resume: .*the checkpoint's lr is 0.05 but this run's is 0.1"):
             dlca.train("checkerboard_sync", epochs=4, steps=2, lr=0.1, resume=self.path("m.json"))
-        with self.assertRaisesRegex(RuntimeError, "the checkpoint's height is 16 but this run's is 8"):
+        with self.assertRaisesRegex(ValueError, "the checkpoint's height is 16 but this run's is 8"):
             dlca.train("checkerboard_sync", epochs=4, steps=2, height=8, width=8,
                        resume=self.path("m.json"))
-        with self.assertRaisesRegex(RuntimeError, "the checkpoint is at epoch 2, past --epochs 1"):
+        with self.assertRaisesRegex(ValueError, "^device: the CPU backend has no devices"):
+            dlca.train("checkerboard_sync", epochs=1, steps=2, device=0)
+        with self.assertRaisesRegex(ValueError, "the checkpoint is at epoch 2, past --epochs 1"):
             dlca.train("checkerboard_sync", epochs=1, steps=2, resume=self.path("m.json"))
         with self.assertRaisesRegex(Exception, "is the input"):
             dlca.train("checkerboard_sync", epochs=3, steps=2, resume=self.path("m.json"),

@@ -51,7 +51,7 @@ std::string underflow_problem(double value, const std::string& text) {
 // integer"; `help` is what --help shows after the type ("POSITIVE").
 template <typename T>
 CLI::Validator number_check(T low, T high, bool low_open, std::string wanted, std::string kind,
-                            std::string help) {
+                            std::string help, bool high_open = false) {
   return CLI::Validator(
       [=](std::string& text) -> std::string {
         T value{};
@@ -60,8 +60,6 @@ CLI::Validator number_check(T low, T high, bool low_open, std::string wanted, st
             if (!std::isfinite(value)) return "must be a finite number, got " + text;
             if (std::string p = underflow_problem<T>(value, text); !p.empty()) return p;
           }
-          if (value < low || (low_open && value == low) || value > high)
-            return wanted + ", got " + text;
           if constexpr (std::is_floating_point_v<T>) {
             // 0.99999999999 is 1 as a float: refused rather than moved onto a bound (where
             // --sharpen-to turns sharpening off).
@@ -70,6 +68,9 @@ CLI::Validator number_check(T low, T high, bool low_open, std::string wanted, st
                 exact != double(value))
               return fmt::format("is {} as a float, a bound it is not on, got {}", value, text);
           }
+          if (value < low || (low_open && value == low) || value > high ||
+              (high_open && value == high))
+            return wanted + ", got " + text;
           text = fmt::format("{}", value);  // shortest text that reads back exactly, in decimal
           return std::string();
         }
@@ -106,6 +107,13 @@ template <typename T = double>
 CLI::Validator positive_number() {
   return detail::number_check<T>(0, std::numeric_limits<T>::max(), true,
                                  "must be a positive number", "a number", "POSITIVE");
+}
+
+// A decay rate: at least 0, below 1 (AdamW's betas).
+template <typename T = double>
+CLI::Validator decay_rate() {
+  return detail::number_check<T>(0, 1, false, "must be a number from 0 to below 1", "a number",
+                                 "in [0 - 1)", true);
 }
 
 // A probability that makes something happen: above 0, at most 1 (fire rates).

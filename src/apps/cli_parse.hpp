@@ -13,6 +13,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "dlca/core/config_json.hpp"
+
 namespace dlca::cli {
 
 inline constexpr int kExitUsage = 2;
@@ -110,6 +112,19 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
         message.rfind(unexpected, 0) == 0 && message.size() > unexpected.size() &&
         message[unexpected.size()] != '-')
       message += " (dlca train takes the experiment first: dlca train EXPERIMENT [options])";
+    // `dlca sweep --adam-beta1 0.5`: a configuration key, which a sweep takes with --set.
+    if (std::string(program).find("sweep") != std::string::npos &&
+        message.find("not expected") != std::string::npos)
+      for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i], name = word.substr(0, word.find('='));
+        if (name.size() < 3 || name.rfind("--", 0) != 0 || app.get_option_no_throw(name)) continue;
+        std::string key = name.substr(2);
+        std::replace(key.begin(), key.end(), '-', '_');
+        const auto& keys = config_keys();
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
+        message += " (a sweep sets configuration keys with --set: --set " + key + "=VALUE)";
+        break;
+      }
     std::fprintf(stderr, "%s: %s\n", program, message.c_str());
     return kExitUsage;
   }

@@ -47,6 +47,9 @@ struct TrainingCli {
   // The schedule's epoch options (--noise-start, ...) and the fields they set, to refuse them where
   // they would have no effect.
   std::vector<std::pair<CLI::Option*, int ExperimentConfig::*>> schedule_epochs;
+  // Options whose values `robust` would otherwise fill in (GivenOptions).
+  CLI::Option* adam_eps_option = nullptr;
+  std::vector<CLI::Option*> schedule_options;
   // Files the program reads (--config, --target, ...), checked against the outputs before work.
   std::vector<NamedPath> inputs;
 
@@ -75,19 +78,20 @@ struct TrainingCli {
     app.add_option("--lr", config.learning_rate, "AdamW learning rate")
         ->capture_default_str()
         ->transform(positive_number<float>());
-    app.add_option(
-           "--adam-eps", config.adam_eps,
-           "AdamW's epsilon, added to the root of the second moment, from 1.2e-38 to 1 (the "
-           "notebook: 1e-8; smaller lets tiny gradients take whole steps)")
-        ->transform(rate<float>());
+    adam_eps_option =
+        app.add_option(
+               "--adam-eps", config.adam_eps,
+               "AdamW's epsilon, added to the root of the second moment, from 1.2e-38 to 1 (the "
+               "notebook: 1e-8; smaller lets tiny gradients take whole steps)")
+            ->transform(rate<float>());
     app.add_option("--adam-beta1", config.adam_beta1,
                    "AdamW's decay rate of the first moment, from 0 to below 1")
         ->capture_default_str()
-        ->transform(number_from_to<float>(0, 1));
+        ->transform(decay_rate<float>());
     app.add_option("--adam-beta2", config.adam_beta2,
                    "AdamW's decay rate of the second moment, from 0 to below 1")
         ->capture_default_str()
-        ->transform(number_from_to<float>(0, 1));
+        ->transform(decay_rate<float>());
     app.add_option("--weight-decay", config.weight_decay,
                    "AdamW's decoupled weight decay on every logit, from 0 to 1")
         ->capture_default_str()
@@ -122,27 +126,32 @@ struct TrainingCli {
                    "stop once the hard loss has been 0 for N consecutive epochs (0 = never)")
         ->capture_default_str()
         ->transform(non_negative_integer());
-    app.add_option("--sharpen-to", config.sharpen_to,
-                   "forward-only sharpening: the forward pass's final temperature, in (0, 1] (1 = "
-                   "off); the gradient still flows through the undivided softmax")
-        ->capture_default_str()
-        ->transform(rate<float>());
+    schedule_options.clear();
+    schedule_options.push_back(
+        app.add_option(
+               "--sharpen-to", config.sharpen_to,
+               "forward-only sharpening: the forward pass's final temperature, in (0, 1] (1 = "
+               "off); the gradient still flows through the undivided softmax")
+            ->capture_default_str()
+            ->transform(rate<float>()));
     const auto schedule_epoch = [&](const char* name, int ExperimentConfig::*field,
                                     const char* help) {
       schedule_epochs.emplace_back(app.add_option(name, config.*field, help)
                                        ->capture_default_str()
                                        ->transform(non_negative_integer()),
                                    field);
+      schedule_options.push_back(schedule_epochs.back().first);
     };
     schedule_epoch("--sharpen-start", &ExperimentConfig::sharpen_start,
                    "epoch where the forward temperature starts falling from 1");
     schedule_epoch("--sharpen-end", &ExperimentConfig::sharpen_end,
                    "epoch where it reaches --sharpen-to (geometrically) and stays");
-    app.add_option("--noise", config.noise,
-                   "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch "
-                   "(0 = off)")
-        ->capture_default_str()
-        ->transform(number_from_to<float>(0, 100));
+    schedule_options.push_back(
+        app.add_option("--noise", config.noise,
+                       "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch "
+                       "(0 = off)")
+            ->capture_default_str()
+            ->transform(number_from_to<float>(0, 100)));
     schedule_epoch("--noise-start", &ExperimentConfig::noise_start,
                    "epoch from which --noise applies");
     schedule_epoch("--noise-end", &ExperimentConfig::noise_end,
@@ -223,17 +232,16 @@ struct TrainingCli {
           return std::unique_ptr<Task>(new Made(make_task(c)));
       };
       choice.cpu = backend;
-      const ExperimentConfig as_given = config;
-      config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
-      for (const auto& [option, field] : schedule_epochs) {  // given, but off or replaced
+      config.given.adam_eps = config.given.adam_eps || adam_eps_option->count() > 0;
+      for (const CLI::Option* option : schedule_options)
+        config.given.schedule = config.given.schedule || option->count() > 0;
+      for (const auto& [option, field] : schedule_epochs) {  // given, but off
         const bool noise = option->get_name().rfind("--noise", 0) == 0;
-        if (option->count() > 0 && ((noise ? config.noise == 0.0f : config.sharpen_to == 1.0f) ||
-                                    config.*field != as_given.*field))
-          throw UsageError(fmt::format(
-              "{}: has no effect without {} (give it too, also with --recipe robust, whose own "
-              "schedule replaces a partial one)",
-              option->get_name(), noise ? "--noise above 0" : "--sharpen-to below 1"));
+        if (option->count() > 0 && (noise ? config.noise == 0.0f : config.sharpen_to == 1.0f))
+          throw UsageError(fmt::format("{}: has no effect without {}", option->get_name(),
+                                       noise ? "--noise above 0" : "--sharpen-to below 1"));
       }
+      config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
       const PreparedTraining prepared = prepare_training(
           config, task_of, choice, resumed ? &*resumed : nullptr, resume_path, memory_limit);
       if (!prepared.note.empty()) std::fprintf(stderr, "%s: %s\n", program, prepared.note.c_str());

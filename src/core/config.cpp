@@ -51,8 +51,8 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
   if (c.recipe != Recipe::kRobust || !grown_from_fixed_start) return c;
   // Measured on the colored G and the lizard: AdamW's epsilon far below the gradients of these
   // deep, long rollouts lets every logit take whole steps (README, "Training recipes").
-  if (c.adam_eps == kNotebookAdamEps) c.adam_eps = 1e-16f;
-  if (c.noise != 0.0f || c.sharpen_to != 1.0f) return c;
+  if (c.adam_eps == kNotebookAdamEps && !c.given.adam_eps) c.adam_eps = 1e-16f;
+  if (c.noise != 0.0f || c.sharpen_to != 1.0f || c.given.schedule) return c;
   // Measured on the colored G at 3000 epochs (noise 1500-2600, sharpening 1500-3000): the noise
   // ends before the lowest temperature, so the run settles on a circuit the stop keeps.
   const int64_t epochs = c.epochs;
@@ -148,9 +148,16 @@ void validate(const ExperimentConfig& c) {
                                    double(std::numeric_limits<float>::min()), c.adam_eps));
   for (auto [key, beta] : {std::pair{"adam_beta1", c.adam_beta1}, {"adam_beta2", c.adam_beta2}})
     if (!(beta >= 0 && beta < 1))
-      reject(key, fmt::format("must be at least 0 and below 1, got {}", beta));
+      reject(key, fmt::format("must be a number from 0 to below 1, got {}", beta));
   if (!(c.weight_decay >= 0 && c.weight_decay <= 1))
     reject("weight_decay", fmt::format("must be in [0, 1], got {}", c.weight_decay));
+  // Each epoch multiplies every logit by 1 - lr * weight_decay: at 1 or more they flip sign or
+  // grow.
+  if (double(c.learning_rate) * c.weight_decay >= 1)
+    reject("weight_decay",
+           fmt::format("times lr must be below 1 (each epoch multiplies every logit by 1 - lr * "
+                       "weight_decay), got weight_decay {} with lr {}",
+                       c.weight_decay, c.learning_rate));
   if (!(c.fire_rate > 0 && c.fire_rate <= 1))
     reject("fire_rate", fmt::format("must be in (0, 1], got {}", c.fire_rate));
   if ((long long)c.height * c.width * c.batch > (1LL << 26))

@@ -148,6 +148,14 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
   };
 }
 
+namespace {
+
+// The keys of robust's noise and sharpening schedule (with_recipe_schedule).
+constexpr const char* kScheduleKeys[] = {"noise",      "noise_start",   "noise_end",
+                                         "sharpen_to", "sharpen_start", "sharpen_end"};
+
+}  // namespace
+
 ExperimentConfig config_from_json(const nlohmann::json& json) {
   if (!json.is_object()) throw ConfigError("config: must be a JSON object");
   for (const auto& [key, value] : json.items()) {
@@ -201,8 +209,21 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_integer(json, "noise_start", c.noise_start, 0);
   read_integer(json, "noise_end", c.noise_end, 0);
   read(json, "repair", c.repair);
+  c.given.adam_eps = json.contains("adam_eps");
+  for (const char* key : kScheduleKeys) c.given.schedule = c.given.schedule || json.contains(key);
   validate(c);
   return c;
+}
+
+void drop_recipe_filled_keys(nlohmann::json& config_json, const GivenOptions& given) {
+  const ExperimentConfig notebook;
+  if (!given.adam_eps && config_json.value("adam_eps", 0.0f) == notebook.adam_eps)
+    config_json.erase("adam_eps");
+  if (given.schedule) return;
+  const nlohmann::json off = config_to_json(notebook);
+  for (const char* key : kScheduleKeys)
+    if (config_json.contains(key) && config_json.at(key) != off.at(key)) return;
+  for (const char* key : kScheduleKeys) config_json.erase(key);
 }
 
 }  // namespace dlca

@@ -111,6 +111,13 @@ ExperimentFile load_experiment(const std::string& name_or_path, const std::strin
 ExperimentFile experiment_from_json(const nlohmann::json& j, const std::filesystem::path& dir,
                                     const std::string& label) {
   try {
+    if (j.is_object() && j.contains("logits"))
+      throw ConfigError(
+          "is a dlca model file, not an experiment (continue its training with --resume FILE, "
+          "run its circuit with dlca run --model FILE)");
+    if (j.is_object() && j.contains("devices") && j.contains("connectors"))
+      throw ConfigError(
+          "is a DigitalJS circuit, not an experiment (run it with dlca run --circuit FILE)");
     if (!j.is_object() || !j.contains("config")) throw ConfigError("config: missing");
     for (const auto& [key, value] : j.items())
       if (key != "config" && key != "task") throw ConfigError(fmt::format("{}: unknown key", key));

@@ -249,6 +249,7 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
     if (spec_.stop_when_solved) json["stop_when_solved"] = *spec_.stop_when_solved;
   };
   nlohmann::json base = config_to_json(experiment_.config);
+  drop_recipe_filled_keys(base, experiment_.config.given);  // given again only by --set
   if (spec_.epochs) base["epochs"] = *spec_.epochs;
   if (!spec_.recipe.empty()) use_recipe(base, spec_.recipe);
   if (spec_.stop_when_solved) base["stop_when_solved"] = *spec_.stop_when_solved;

@@ -4,11 +4,24 @@
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/grid.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 namespace dlca {
+
+namespace {
+
+// A rollout whose numbers are no longer finite: the parameters have run away.
+[[noreturn]] void diverged(int64_t epoch, const char* what) {
+  throw std::runtime_error(fmt::format(
+      "epoch {}: {}: training diverged (a smaller --lr or --weight-decay may help)", epoch, what));
+}
+
+}  // namespace
 
 Trainer::Trainer(Model model, const Task& task, Backend& backend)
     : model_(std::move(model)),
@@ -154,8 +167,8 @@ EpochStats Trainer::run_epoch() {
     }
     const DeviceEpoch d = device_->train_epoch(model_, optimizer_.settings(), device_steps_ + 1,
                                                temperature, logit_noise_used, data_.target, batch);
-    if (!std::isfinite(d.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
-    if (!d.finite_gradient) throw std::runtime_error("gradient: contains NaN or infinity");
+    if (!std::isfinite(d.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
+    if (!d.finite_gradient) diverged(epoch_, "gradient contains NaN or infinity");
     ++device_steps_;
     host_stale_ = true;
     stats.soft_loss = d.soft_loss;
@@ -165,10 +178,12 @@ EpochStats Trainer::run_epoch() {
     RolloutResult r = backend_.rollout(
         model_, data_.target, batch,
         RolloutRequest{.forward_temperature = temperature, .logit_noise = logit_noise_used});
-    if (!std::isfinite(r.soft_loss)) throw std::runtime_error("soft loss: is NaN or infinite");
+    if (!std::isfinite(r.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
     stats.soft_loss = r.soft_loss;
     stats.hard_loss = r.hard_loss;
     stats.active_gates = active_gate_count(model_.logits);
+    if (!std::all_of(r.grad.begin(), r.grad.end(), [](float g) { return std::isfinite(g); }))
+      diverged(epoch_, "gradient contains NaN or infinity");
     optimizer_.step(model_.logits, r.grad);
   }
   ++epoch_;

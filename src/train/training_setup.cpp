@@ -92,7 +92,7 @@ ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& 
   if (config.recipe != Recipe::kRobust) return config;
   validate(config);  // before a task builds its data for an impossible grid
   ExperimentConfig c = config;
-  if (resumed && c.noise == 0.0f && c.sharpen_to == 1.0f) {
+  if (resumed && c.noise == 0.0f && c.sharpen_to == 1.0f && !c.given.schedule) {
     const ExperimentConfig& saved = resumed->model.config;  // every candidate has the same schedule
     c.noise = saved.noise, c.noise_start = saved.noise_start, c.noise_end = saved.noise_end;
     c.sharpen_to = saved.sharpen_to, c.sharpen_start = saved.sharpen_start;

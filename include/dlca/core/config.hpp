@@ -64,6 +64,15 @@ inline constexpr float kNotebookAdamBeta1 = 0.9f;
 inline constexpr float kNotebookAdamBeta2 = 0.99f;
 inline constexpr float kNotebookWeightDecay = 1e-2f;
 
+// Which of the values `robust` fills in for targets grown from a fixed start (with_recipe_schedule)
+// the user gave (on the command line, in an experiment file, with sweep --set or as a Python
+// keyword): those are kept, even where they equal the notebook's (--adam-eps 1e-8, --noise 0).
+// Not part of the configuration's JSON: config_from_json sets them for the keys it finds.
+struct GivenOptions {
+  bool adam_eps = false;
+  bool schedule = false;  // any of noise, noise_start, noise_end, sharpen_to, sharpen_start, ...
+};
+
 struct ExperimentConfig {
   std::string name = "custom";
   int channels = 1;                    // C: state bits per cell
@@ -117,6 +126,7 @@ struct ExperimentConfig {
   // Greedy repair of the hard circuit when training ends unsolved (README, "Training recipes"):
   // kept only when it reaches hard loss 0. Like `epochs` it does not change the training itself.
   bool repair = false;
+  GivenOptions given;  // see GivenOptions: not written to JSON
 
   // Bits each perception kernel emits per channel (the last perception layer's width).
   int perception_outputs() const { return perception_layers.back(); }
