@@ -332,6 +332,8 @@ nlohmann::json json_argument(const std::string& text, const std::string& name) {
     return parse_json_text(text);
   } catch (const nlohmann::json::exception& e) {
     throw ConfigError(name + ": not valid JSON (" + plain_error_text(e) + ")");
+  } catch (const JsonTextError& e) {  // nested too deeply, a key given twice
+    throw ConfigError(name + ": " + e.what());
   }
 }
 

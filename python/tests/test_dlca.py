@@ -211,6 +211,11 @@ class ErrorTest(Scratch):
             dlca.train("checkerboard_sync", noise=float("inf"))
         with self.assertRaisesRegex(ValueError, "^lr: must be a finite number, got nan$"):
             dlca.experiment({"config": {"lr": float("nan")}})
+        deep = 0.5
+        for _ in range(70):
+            deep = [deep]
+        with self.assertRaisesRegex(dlca.ConfigError, "^config: nested deeper than 64 levels"):
+            dlca.train("checkerboard_sync", epochs=1, weight_decay=deep)
 
     def test_resume_and_outputs_checked_as_the_programs_do(self):
         dlca.train("checkerboard_sync", epochs=2, steps=2, save=self.path("m.json"))

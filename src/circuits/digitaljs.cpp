@@ -68,8 +68,10 @@ Circuit load_digitaljs(const std::string& path) {
   std::map<std::string, std::string> type;
   int channels = 0;
   for (const auto& [id, device] : j["devices"].items()) {
-    if (!device.is_object() || !device.contains("type") || !device["type"].is_string())
+    if (!device.is_object() || !device.contains("type"))
       throw fail("device '" + id + "' has no type");
+    if (!device["type"].is_string())
+      throw fail("device '" + id + "': type must be a string, got " + brief_json(device["type"]));
     type[id] = device["type"].get<std::string>();
     if (device.contains("bits") && device["bits"] != 1)
       throw fail("device '" + id + "' has " + brief_json(device["bits"]) +

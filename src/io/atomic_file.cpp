@@ -236,7 +236,9 @@ std::string read_file(const std::string& path, size_t max_bytes) {
   if (S_ISDIR(st.st_mode)) throw FileError(path + ": is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FileError(path + ": cannot open (" + error_text() + ")");
-  if (!S_ISREG(st.st_mode)) {  // a pipe or device: read up to the limit
+  // A pipe or device, or a file whose size the system does not report (/proc's): read up to the
+  // limit.
+  if (!S_ISREG(st.st_mode) || st.st_size == 0) {
     std::string data;
     char buffer[65536];
     while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <zlib.h>
@@ -324,9 +325,12 @@ ModelFile load_model_file(const std::string& path) {
     nlohmann::json j;
     try {
       j = parse_json_text(text);
-    } catch (const nlohmann::json::parse_error&) {
-      throw std::runtime_error(text.empty() ? "empty file"
-                                            : "truncated or not JSON (not a dlca model file)");
+    } catch (const nlohmann::json::parse_error& e) {
+      if (text.empty()) throw std::runtime_error("empty file");
+      if (std::string_view(e.what()).find("UTF-8") != std::string_view::npos)
+        throw std::runtime_error(
+            fmt::format("invalid UTF-8 near byte {} (JSON text must be UTF-8)", e.byte));
+      throw std::runtime_error("truncated or not JSON (not a dlca model file)");
     }
     if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
       throw std::runtime_error(

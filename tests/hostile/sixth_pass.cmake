@@ -50,3 +50,14 @@ dlca_cli_test(hostile.sixth.model_file_as_experiment sh -c "${s_train} --config 
   --threads 1 --save m.json --quiet > /dev/null && ${expect} --status 2 \
   'm\\.json: is a dlca model file, not an experiment \\(continue its training with --resume FILE' \
   ${s_train} --config m.json --epochs 2")
+# A model file with a byte that is not UTF-8 was "truncated or not JSON"; a DigitalJS device whose
+# type is a number had "no type"; a /proc file (size reported as 0) was an "empty file".
+dlca_cli_test(hostile.sixth.model_file_not_utf8 sh -c "${s_train} --config ${s_tiny} --epochs 1 \
+  --threads 1 --save m.json --quiet > /dev/null && sed 's/\"name\":\"tiny\"/\"name\":\"\\xff\"/' m.json \
+  > bad.json && ! grep -q tiny bad.json && ${expect} --status 1 \
+  'bad\\.json: invalid UTF-8 near byte [0-9]+ \\(JSON text must be UTF-8\\)$' ${run} --model bad.json")
+dlca_cli_test(hostile.sixth.digitaljs_type_not_text sh -c "printf '{\"devices\": {\"a\": {\"type\": 5}}, \
+  \"connectors\": []}' > c.json && ${expect} --status 1 \"c\\.json: device 'a': type must be a string, got 5$\" \
+  ${run} --circuit c.json")
+dlca_cli_test(hostile.sixth.proc_file_read ${expect} --status 1
+  "/proc/self/status: truncated or not JSON \\(not a dlca model file\\)$" ${run} --model /proc/self/status)
