@@ -155,3 +155,34 @@ TEST_CASE("sweep: a seed range may end at the largest seed") {
       dlca::parse_seeds("18446744073709551614-18446744073709551615");
   CHECK(seeds == std::vector<uint64_t>{18446744073709551614ull, 18446744073709551615ull});
 }
+
+TEST_CASE("sweep: its manifest records what robust may not fill in; older manifests still open") {
+  dlca::testing::ScratchDir scratch;
+  const std::string out = scratch / "s";
+  dlca::SweepSpec spec;
+  spec.seeds = {1};
+  spec.recipe = "robust";
+  const dlca::ExperimentFile plain = tiny_experiment();
+  dlca::ExperimentFile given = plain;  // the file gives "adam_eps" at the notebook's value
+  given.config.given.adam_eps = true;
+  {
+    dlca::Sweep sweep(spec, plain, out);
+    sweep.open();
+    sweep.close();
+  }
+  {
+    dlca::Sweep sweep(spec, given, out);  // the same values, but robust would now keep 1e-8
+    CHECK_THROWS_WITH_AS(sweep.open(), doctest::Contains("holds a sweep with other"),
+                         dlca::ConfigError);
+  }
+  // A manifest from before "given" and the AdamW keys were written opens with today's defaults.
+  const std::string manifest = out + "/sweep.json";
+  nlohmann::json old = nlohmann::json::parse(dlca::read_file(manifest));
+  for (nlohmann::json& run : old["runs"]) {
+    run.erase("given");
+    for (const char* key : {"adam_beta1", "adam_beta2", "weight_decay"}) run["config"].erase(key);
+  }
+  dlca::write_file_atomically(manifest, old.dump(1));
+  dlca::Sweep reopened(spec, plain, out);
+  CHECK_NOTHROW(reopened.open());
+}

@@ -118,11 +118,12 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
       for (int i = 1; i < argc; ++i) {
         const std::string word = argv[i], name = word.substr(0, word.find('='));
         if (name.size() < 3 || name.rfind("--", 0) != 0 || app.get_option_no_throw(name)) continue;
-        std::string key = name.substr(2);
+        std::string key = name.substr(2), value = "VALUE";
         std::replace(key.begin(), key.end(), '-', '_');
+        if (key.rfind("no_", 0) == 0) key = key.substr(3), value = "false";  // --no-repair
         const auto& keys = config_keys();
-        if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
-        message += " (a sweep sets configuration keys with --set: --set " + key + "=VALUE)";
+        if (key == "seed" || std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
+        message += " (a sweep sets configuration keys with --set: --set " + key + "=" + value + ")";
         break;
       }
     std::fprintf(stderr, "%s: %s\n", program, message.c_str());

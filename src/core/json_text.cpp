@@ -84,6 +84,10 @@ nlohmann::json parse_json_text(const std::string& text) {
 
 std::string plain_error_text(const std::exception& error) {
   const std::string text = error.what();
+  // Its message would quote the offending bytes, themselves not UTF-8.
+  if (const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&error);
+      parse && text.find("UTF-8") != std::string::npos)
+    return fmt::format("invalid UTF-8 near byte {}; JSON text must be UTF-8", parse->byte);
   const size_t end = text.find("] ");
   return text.rfind("[json.exception.", 0) == 0 && end != std::string::npos ? text.substr(end + 2)
                                                                             : text;

@@ -328,8 +328,7 @@ ModelFile load_model_file(const std::string& path) {
     } catch (const nlohmann::json::parse_error& e) {
       if (text.empty()) throw std::runtime_error("empty file");
       if (std::string_view(e.what()).find("UTF-8") != std::string_view::npos)
-        throw std::runtime_error(
-            fmt::format("invalid UTF-8 near byte {} (JSON text must be UTF-8)", e.byte));
+        throw std::runtime_error(plain_error_text(e));
       throw std::runtime_error("truncated or not JSON (not a dlca model file)");
     }
     if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)

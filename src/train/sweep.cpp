@@ -340,7 +340,11 @@ nlohmann::json Sweep::identity() const {
   for (const SweepSetting& s : spec_.settings) settings.push_back({{s.key, s.values}});
   nlohmann::json configs = nlohmann::json::array();
   for (const SweepRun& run : runs_)
-    configs.push_back({{"id", run.id}, {"config", config_to_json(run.config)}});
+    configs.push_back(
+        {{"id", run.id},
+         {"config", config_to_json(run.config)},
+         {"given",  // what robust may not fill in (GivenOptions)
+          {{"adam_eps", run.config.given.adam_eps}, {"schedule", run.config.given.schedule}}}});
   return {{"format", "dlca-sweep 1"},
           {"seeds", spec_.seeds},
           {"set", settings},
@@ -393,6 +397,19 @@ void Sweep::open() {
     if (saved.contains("task") && saved["task"].is_object() &&
         !saved["task"].contains("image_checksum") && wanted["task"].contains("image_checksum"))
       saved["task"]["image_checksum"] = wanted["task"]["image_checksum"];
+    // A manifest from an older build: its configurations read with today's defaults for keys
+    // added since (adam_beta1, ...), and what was given taken as this sweep's (not recorded then).
+    if (saved.contains("runs") && saved["runs"].is_array() &&
+        saved["runs"].size() == wanted["runs"].size())
+      for (size_t r = 0; r < saved["runs"].size(); ++r) {
+        nlohmann::json& run = saved["runs"][r];
+        if (!run.is_object() || !run.contains("config")) continue;
+        try {
+          run["config"] = config_to_json(config_from_json(run["config"]));
+        } catch (const ConfigError&) {  // left as it is: it differs
+        }
+        if (!run.contains("given")) run["given"] = wanted["runs"][r]["given"];
+      }
     if (saved != wanted) {
       std::string what = "experiment configuration or task";
       for (const char* key : {"seeds", "set", "epochs", "stop_when_solved", "recipe", "task"})

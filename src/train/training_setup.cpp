@@ -97,6 +97,7 @@ ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& 
     c.noise = saved.noise, c.noise_start = saved.noise_start, c.noise_end = saved.noise_end;
     c.sharpen_to = saved.sharpen_to, c.sharpen_start = saved.sharpen_start;
     c.sharpen_end = saved.sharpen_end;
+    c.given.schedule = true;  // the checkpoint's, also when it had none (--noise 0 given then)
   }
   return with_recipe_schedule(c, make_task(c)->describe().kind == TaskKind::kImage);
 }

@@ -55,9 +55,31 @@ dlca_cli_test(hostile.sixth.model_file_as_experiment sh -c "${s_train} --config 
 dlca_cli_test(hostile.sixth.model_file_not_utf8 sh -c "${s_train} --config ${s_tiny} --epochs 1 \
   --threads 1 --save m.json --quiet > /dev/null && sed 's/\"name\":\"tiny\"/\"name\":\"\\xff\"/' m.json \
   > bad.json && ! grep -q tiny bad.json && ${expect} --status 1 \
-  'bad\\.json: invalid UTF-8 near byte [0-9]+ \\(JSON text must be UTF-8\\)$' ${run} --model bad.json")
+  'bad\\.json: invalid UTF-8 near byte [0-9]+[;] JSON text must be UTF-8$' ${run} --model bad.json && \
+  sed 's/\"name\": \"tiny\"/\"name\": \"\\xff\"/' ${s_tiny} > bad_experiment.json && ${expect} --status 1 \
+  'bad_experiment\\.json: malformed JSON \\(invalid UTF-8 near byte [0-9]+[;] JSON text must be UTF-8\\)$' \
+  ${s_train} --config bad_experiment.json")
 dlca_cli_test(hostile.sixth.digitaljs_type_not_text sh -c "printf '{\"devices\": {\"a\": {\"type\": 5}}, \
   \"connectors\": []}' > c.json && ${expect} --status 1 \"c\\.json: device 'a': type must be a string, got 5$\" \
   ${run} --circuit c.json")
 dlca_cli_test(hostile.sixth.proc_file_read ${expect} --status 1
   "/proc/self/status: truncated or not JSON \\(not a dlca model file\\)$" ${run} --model /proc/self/status)
+# Resuming a robust run started with --noise 0, without repeating it, filled in robust's schedule
+# after the checkpoint's epoch: the checkpoint's schedule (none) is kept, as the run had it.
+dlca_cli_test(hostile.sixth.robust_resume_keeps_no_schedule sh -c "${make_png} t.png 8 8 8 0 2 && \
+  ${image} --target t.png --size 8 --channels 8 --steps 2 --threads 1 --recipe robust --starts 1 \
+  --no-repair --noise 0 --epochs 2 --save c.json --quiet > /dev/null && \
+  ${image} --target t.png --size 8 --channels 8 --steps 2 --threads 1 --recipe robust --starts 1 \
+  --no-repair --epochs 6 --resume c.json --log r.csv --quiet > /dev/null && \
+  ${image} --target t.png --size 8 --channels 8 --steps 2 --threads 1 --recipe robust --starts 1 \
+  --no-repair --noise 0 --epochs 6 --log u.csv --quiet > /dev/null && \
+  test \"$(cut -d, -f1-4 r.csv)\" = \"$(cut -d, -f1-4 u.csv)\" && echo same")
+set_tests_properties(hostile.sixth.robust_resume_keeps_no_schedule PROPERTIES
+  PASS_REGULAR_EXPRESSION "^same\n$")
+# --no-repair is --set repair=false; --seed has no --set (the sweep takes --seeds).
+dlca_cli_test(hostile.sixth.sweep_points_to_set_negated ${expect} --status 2
+  "not expected.*\\(a sweep sets configuration keys with --set: --set repair=false\\)$"
+  $<TARGET_FILE:dlca_sweep> --config ${s_tiny} --seeds 1 --out s --no-repair)
+dlca_cli_test(hostile.sixth.sweep_seed_no_set_hint sh -c "$<TARGET_FILE:dlca_sweep> --config ${s_tiny} \
+  --seeds 1 --out s --seed 3 > said 2>&1 || grep -q 'not expected' said && grep -c 'set seed' said")
+set_tests_properties(hostile.sixth.sweep_seed_no_set_hint PROPERTIES PASS_REGULAR_EXPRESSION "^0\n$")

@@ -28,7 +28,8 @@ struct JsonTextError : std::runtime_error {
 nlohmann::json parse_json_text(const std::string& text);
 
 // An error's message without nlohmann's "[json.exception.out_of_range.403] " prefix, so that a
-// one-line error reads as dlca's own ("key 'training' not found").
+// one-line error reads as dlca's own ("key 'training' not found"); text that is not UTF-8 is named
+// by its byte offset, not quoted.
 std::string plain_error_text(const std::exception& error);
 
 // `text` for a one-line error message, cut to about `limit` bytes ("..." marks a cut; never in
