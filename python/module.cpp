@@ -369,6 +369,11 @@ PYBIND11_MODULE(_dlca, m) {
         copy.config = config_from_json(json_argument(text, "config"));
         return copy;
       });
+  m.def("config_keys", [] {
+    std::vector<std::string> keys;
+    for (const char* key : config_keys()) keys.emplace_back(key);
+    return keys;
+  });
   m.def("load_experiment", py::overload_cast<const std::string&>(&load_experiment),
         py::arg("name_or_path"));
   m.def(

@@ -90,11 +90,6 @@ def experiment(source):
     raise TypeError("experiment: must be a name, a path or a dict, got %s" % type(source).__name__)
 
 
-# Keys a recipe may fill in, absent from an experiment's config_json() unless its file gives them.
-_RECIPE_KEYS = ("starts", "stop_when_solved", "repair", "adam_eps", "noise", "noise_start",
-                "noise_end", "sharpen_to", "sharpen_start", "sharpen_end")
-
-
 def _configured(exp, options):
     """The experiment with configuration keys from `options` applied, as the command line does:
     recipe first (its defaults for starts, stop_when_solved and repair), then the other keys."""
@@ -106,9 +101,9 @@ def _configured(exp, options):
     for key, value in options.items():
         if key == "recipe":
             continue
-        if key not in config and key not in _RECIPE_KEYS:
+        if key not in _dlca.config_keys():  # config_json() leaves out what a recipe fills in
             raise ValueError("%s: not a training option or configuration key (options: %s; keys: %s)"
-                             % (key, ", ".join(RUN_OPTIONS), ", ".join(sorted(set(config) | set(_RECIPE_KEYS)))))
+                             % (key, ", ".join(RUN_OPTIONS), ", ".join(sorted(_dlca.config_keys()))))
         config[key] = value
     return exp.with_config(_dumps(config))
 

@@ -2,6 +2,7 @@
 #include "dlca/core/json_text.hpp"
 
 #include <set>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -82,12 +83,16 @@ nlohmann::json parse_json_text(const std::string& text) {
   return nlohmann::json::parse(text);
 }
 
+std::string invalid_utf8_text(const std::exception& error) {
+  const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&error);
+  if (!parse || std::string_view(error.what()).find("UTF-8") == std::string_view::npos) return "";
+  return fmt::format("invalid UTF-8 near byte {}; JSON text must be UTF-8", parse->byte);
+}
+
 std::string plain_error_text(const std::exception& error) {
+  // nlohmann's message would quote the offending bytes, themselves not UTF-8.
+  if (std::string utf8 = invalid_utf8_text(error); !utf8.empty()) return utf8;
   const std::string text = error.what();
-  // Its message would quote the offending bytes, themselves not UTF-8.
-  if (const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&error);
-      parse && text.find("UTF-8") != std::string::npos)
-    return fmt::format("invalid UTF-8 near byte {}; JSON text must be UTF-8", parse->byte);
   const size_t end = text.find("] ");
   return text.rfind("[json.exception.", 0) == 0 && end != std::string::npos ? text.substr(end + 2)
                                                                             : text;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string_view>
 
 #include <fmt/format.h>
 #include <zlib.h>
@@ -327,8 +326,7 @@ ModelFile load_model_file(const std::string& path) {
       j = parse_json_text(text);
     } catch (const nlohmann::json::parse_error& e) {
       if (text.empty()) throw std::runtime_error("empty file");
-      if (std::string_view(e.what()).find("UTF-8") != std::string_view::npos)
-        throw std::runtime_error(plain_error_text(e));
+      if (std::string utf8 = invalid_utf8_text(e); !utf8.empty()) throw std::runtime_error(utf8);
       throw std::runtime_error("truncated or not JSON (not a dlca model file)");
     }
     if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)

@@ -4,7 +4,6 @@
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/grid.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>

@@ -31,6 +31,9 @@ nlohmann::json parse_json_text(const std::string& text);
 // one-line error reads as dlca's own ("key 'training' not found"); text that is not UTF-8 is named
 // by its byte offset, not quoted.
 std::string plain_error_text(const std::exception& error);
+// "invalid UTF-8 near byte N; ..." when `error` is a parse error on text that is not UTF-8, else
+// "".
+std::string invalid_utf8_text(const std::exception& error);
 
 // `text` for a one-line error message, cut to about `limit` bytes ("..." marks a cut; never in
 // the middle of a UTF-8 character).
