@@ -32,6 +32,7 @@
 #include "dlca/io/output_paths.hpp"
 #include "dlca/train/experiment_file.hpp"
 #include "dlca/train/model_file.hpp"
+#include "dlca/train/trainer.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
 #include "dlca/web/html_page.hpp"
@@ -342,6 +343,7 @@ nlohmann::json json_argument(const std::string& text, const std::string& name) {
 PYBIND11_MODULE(_dlca, m) {
   m.doc() = "dlca's compiled core; use the package dlca.";
   py::register_exception<FileError>(m, "FileError", PyExc_OSError);
+  py::register_exception<TrainingDiverged>(m, "TrainingDiverged", PyExc_RuntimeError);
   static py::exception<ConfigError> config_error(m, "ConfigError", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr raised) {
     try {

@@ -16,7 +16,8 @@ tile_cells=, max_memory=, and any key of the experiment's configuration (batch=,
 Training runs with the GIL released; Ctrl-C stops it after the current epoch and raises
 TrainingInterrupted, whose .model is the model so far. Errors are the programs' one-line messages,
 raised as ValueError (bad options and configurations, ConfigError), OSError (files, FileError) or
-RuntimeError.
+RuntimeError (TrainingDiverged when the loss or gradient stops being finite; a log= file then
+holds the epochs before it).
 """
 
 import json as _json
@@ -26,11 +27,12 @@ import os as _os
 
 import numpy as _np
 
-from ._dlca import ConfigError, FileError, Model, experiment_names
+from ._dlca import ConfigError, FileError, Model, TrainingDiverged, experiment_names
 from . import _dlca
 
 __all__ = ["train", "load", "experiment", "experiment_names", "data_dir", "read_cells", "Model",
-           "Experiment", "ConfigError", "FileError", "TrainingInterrupted", "RUN_OPTIONS"]
+           "Experiment", "ConfigError", "FileError", "TrainingDiverged", "TrainingInterrupted",
+           "RUN_OPTIONS"]
 
 Experiment = _dlca.Experiment
 

@@ -217,6 +217,16 @@ class ErrorTest(Scratch):
         with self.assertRaisesRegex(dlca.ConfigError, "^config: nested deeper than 64 levels"):
             dlca.train("checkerboard_sync", epochs=1, weight_decay=deep)
 
+    def test_divergence_raises_and_keeps_the_log(self):
+        log = self.path("diverged.csv")
+        with self.assertRaisesRegex(dlca.TrainingDiverged,
+                                    "^epoch [0-9]+: .*training diverged .*has the epochs before it$"):
+            dlca.train("checkerboard_sync", epochs=20, steps=2, lr=3e38, weight_decay=0, log=log)
+        self.assertTrue(issubclass(dlca.TrainingDiverged, RuntimeError))
+        with open(log) as f:
+            self.assertEqual(f.readline(), "epoch,soft_loss,hard_loss,active_gates,ms\n")
+            self.assertTrue(f.readline().startswith("0,"))
+
     def test_resume_and_outputs_checked_as_the_programs_do(self):
         dlca.train("checkerboard_sync", epochs=2, steps=2, save=self.path("m.json"))
         with self.assertRaisesRegex(dlca.ConfigError,

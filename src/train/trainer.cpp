@@ -17,7 +17,7 @@ namespace {
 // A rollout whose numbers are no longer finite: the parameters have run away. `epoch` counts from
 // 0; the message counts from 1, as the progress lines do.
 [[noreturn]] void diverged(int64_t epoch, const char* what) {
-  throw std::runtime_error(
+  throw TrainingDiverged(
       fmt::format("epoch {}: {}: training diverged (a smaller --lr may help)", epoch + 1, what));
 }
 

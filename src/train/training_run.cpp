@@ -218,6 +218,17 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
                           e.active_gates, e.milliseconds);
     return text;
   };
+  // The CSV log and, unless the log is a device or pipe, its loss curves beside it.
+  const auto add_log_outputs = [&](OutputGroup& outputs) {
+    outputs.add(options.log_path, csv());
+    if (const std::string svg = log_svg_path(options.log_path); !svg.empty())
+      outputs.add(svg, loss_curves_svg(measured(), summary.experiment + ": loss per epoch"));
+  };
+  const auto write_log = [&] {
+    OutputGroup outputs;
+    add_log_outputs(outputs);
+    outputs.commit();
+  };
   // --stop-when-solved: consecutive epochs with hard loss 0 so far (a resumed run's too).
   const int solved_window = trainer().model().config.stop_when_solved;
   std::vector<int64_t> zero_streak(starts, 0);
@@ -259,7 +270,16 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   std::vector<double> round_ms;  // wall time of each epoch of all candidates together
   while (trainer().epoch() < options.epochs && !solved() && !stop_requested()) {
     const auto round_start = std::chrono::steady_clock::now();
-    const std::vector<EpochStats> all = run_epochs(candidates, arena);
+    std::vector<EpochStats> all;
+    try {
+      all = run_epochs(candidates, arena);
+    } catch (const TrainingDiverged& e) {
+      // The epochs before the divergence show where it went wrong: --log keeps them.
+      if (options.log_path.empty()) throw;
+      write_log();
+      throw TrainingDiverged(
+          fmt::format("{}; --log {} has the epochs before it", e.what(), options.log_path));
+    }
     round_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - round_start)
             .count());
@@ -302,9 +322,8 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
                          which, stats.milliseconds)
           << std::flush;
     }
-    if (!options.log_path.empty() &&
-        now - last_log_write > 5.0) {  // keep the log current on long runs
-      write_file_atomically(options.log_path, csv());
+    if (!options.log_path.empty() && now - last_log_write > 5.0) {
+      write_log();  // keep the log current on long runs
       last_log_write = now;
     }
     if (!options.save_path.empty() && options.checkpoint_every > 0 &&
@@ -361,11 +380,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   // Every output is written to its temporary first and the files are replaced only once all are
   // written, so a run that fails on one (a full disk, /dev/full) replaces none of the others.
   OutputGroup outputs;
-  if (!options.log_path.empty()) {
-    outputs.add(options.log_path, csv());
-    if (const std::string svg = log_svg_path(options.log_path); !svg.empty())
-      outputs.add(svg, loss_curves_svg(history, summary.experiment + ": loss per epoch"));
-  }
+  if (!options.log_path.empty()) add_log_outputs(outputs);
   if (!options.histogram_path.empty())
     outputs.add(options.histogram_path,
                 gate_histogram_svg(

@@ -83,3 +83,10 @@ dlca_cli_test(hostile.sixth.sweep_points_to_set_negated ${expect} --status 2
 dlca_cli_test(hostile.sixth.sweep_seed_no_set_hint sh -c "$<TARGET_FILE:dlca_sweep> --config ${s_tiny} \
   --seeds 1 --out s --seed 3 > said 2>&1 || grep -q 'not expected' said && grep -c 'set seed' said")
 set_tests_properties(hostile.sixth.sweep_seed_no_set_hint PROPERTIES PASS_REGULAR_EXPRESSION "^0\n$")
+# A run that diverged wrote no --log: the epochs before the divergence, which show where it went
+# wrong, were lost. Now the log (and its curves) is written and the error says where.
+dlca_cli_test(hostile.sixth.diverged_run_keeps_log sh -c "${s_train} --config ${s_tiny} --epochs 20 \
+  --threads 1 --lr 3e38 --weight-decay 0 --quiet --log l.csv 2> err && echo status 0 || echo status \$? && \
+  cat err && test -s l.svg && head -n 2 l.csv")
+set_tests_properties(hostile.sixth.diverged_run_keeps_log PROPERTIES PASS_REGULAR_EXPRESSION
+  "^status 1\ndlca[_ ]train: epoch [0-9]+: .*training diverged .*[;] --log l.csv has the epochs before it\nepoch,soft_loss,hard_loss,active_gates,ms\n0,")

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "dlca/core/backend.hpp"
@@ -14,6 +15,13 @@
 #include "dlca/train/task.hpp"
 
 namespace dlca {
+
+// Thrown by Trainer::run_epoch when the soft loss or the gradient is no longer finite: the
+// parameters have run away. The message names the epoch (counted from 1) and what was not finite.
+class TrainingDiverged : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class Trainer {
  public:
