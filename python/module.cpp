@@ -64,6 +64,14 @@ struct RunOptions {
   int tile_cells = 0;
 };
 
+// A model's arrays are fresh copies: read-only, so that `model.logits[0, 0] = 9` fails instead of
+// changing a copy nobody sees.
+template <class T>
+py::array_t<T> read_only(py::array_t<T> a) {
+  a.attr("setflags")(py::arg("write") = false);
+  return a;
+}
+
 py::dict history_arrays(const std::vector<EpochStats>& history) {
   const size_t n = history.size();
   py::array_t<int64_t> epoch(n);
@@ -77,11 +85,11 @@ py::dict history_arrays(const std::vector<EpochStats>& history) {
     ms.mutable_at(i) = history[i].milliseconds;
   }
   py::dict d;
-  d["epoch"] = epoch;
-  d["soft_loss"] = soft;
-  d["hard_loss"] = hard;
-  d["active_gates"] = active;
-  d["ms"] = ms;
+  d["epoch"] = read_only(epoch);
+  d["soft_loss"] = read_only(soft);
+  d["hard_loss"] = read_only(hard);
+  d["active_gates"] = read_only(active);
+  d["ms"] = read_only(ms);
   return d;
 }
 
@@ -146,6 +154,7 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
   };
 
   PyModel result;
+  std::optional<std::string> unwritten;  // an output that failed once the training had run
   {
     py::gil_scoped_release release;
     const MakeTask task_of = [&](const ExperimentConfig& c) { return make_task(experiment, c); };
@@ -155,18 +164,43 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
                          o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
     std::ostringstream out;
     if (!prepared.vulkan && o.tile_cells > 0) run.tile_cells = o.tile_cells;
-    const TrainingSummary summary =
-        run_training(prepared.trainers(), config.seed, prepared.backend_name, run, out);
-    const Trainer& chosen = *prepared.candidates[size_t(summary.chosen_start)].trainer;
-    result.model = chosen.model();
-    result.training = training_state_of(chosen);
-    if (!prepared.vulkan && o.tile_cells > 0) result.training->tile_cells = o.tile_cells;
-    result.history = measured_epochs(chosen);
-    result.summary = summary.to_json();
-    result.summary["report"] = out.str();
-    if (!prepared.note.empty()) result.summary["backend_note"] = prepared.note;
+    const auto keep = [&](const Trainer& chosen) {
+      result.model = chosen.model();
+      result.training = training_state_of(chosen);
+      if (!prepared.vulkan && o.tile_cells > 0) result.training->tile_cells = o.tile_cells;
+      result.history = measured_epochs(chosen);
+    };
+    const int64_t epochs_before = prepared.candidates.front().trainer->epoch();
+    try {
+      const TrainingSummary summary =
+          run_training(prepared.trainers(), config.seed, prepared.backend_name, run, out);
+      keep(*prepared.candidates[size_t(summary.chosen_start)].trainer);
+      result.summary = summary.to_json();
+      result.summary["report"] = out.str();
+      if (!prepared.note.empty()) result.summary["backend_note"] = prepared.note;
+    } catch (const FileError& e) {
+      // A log, save or summary that cannot be written (a full disk, a folder removed meanwhile):
+      // the training is not lost with it. The candidate kept is the one with the lowest hard loss.
+      if (prepared.candidates.front().trainer->epoch() == epochs_before) throw;
+      const Trainer* best = nullptr;
+      double best_loss = 0;
+      for (const auto& candidate : prepared.candidates) {
+        const auto epochs = measured_epochs(*candidate.trainer);
+        const double loss = epochs.empty() ? 1e300 : epochs.back().hard_loss;
+        if (!best || loss < best_loss) best = candidate.trainer.get(), best_loss = loss;
+      }
+      keep(*best);
+      unwritten = e.what();
+    }
   }
   if (raised && !interrupted_by_signal) throw std::move(*raised);
+  if (unwritten) {  // the model travels with the exception, as with Ctrl-C below
+    py::object error = py::module_::import("dlca").attr("FileError")(
+        *unwritten + " (the trained model is this exception's .model)");
+    error.attr("model") = py::cast(std::move(result));
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+    throw py::error_already_set();
+  }
   if (raised) {  // Ctrl-C: the model so far travels with the exception
     py::object error = py::module_::import("dlca").attr("TrainingInterrupted")(
         "training interrupted (Ctrl-C) after epoch " +
@@ -203,7 +237,7 @@ py::array_t<float> per_gate(const std::vector<float>& values) {
   const size_t gates = values.size() / kNumOps;
   py::array_t<float> a({gates, size_t(kNumOps)});
   std::copy(values.begin(), values.end(), a.mutable_data());
-  return a;
+  return read_only(a);
 }
 
 py::list wiring_layers(const std::vector<LayerWiring>& layers) {
@@ -214,7 +248,7 @@ py::list wiring_layers(const std::vector<LayerWiring>& layers) {
       pairs.mutable_at(i, 0) = w.a[i];
       pairs.mutable_at(i, 1) = w.b[i];
     }
-    list.append(pairs);
+    list.append(read_only(pairs));
   }
   return list;
 }
@@ -272,7 +306,8 @@ py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool
                false);  // no --max-memory here
   const Circuit circuit = prune(m.model);
   std::vector<uint8_t> final_planes;
-  {
+  bool out_of_memory = false;
+  try {
     py::gil_scoped_release release;
     auto grid = make_cpu_grid(circuit, interpreted_kernel(circuit), height, width,
                               periodic.value_or(m.model.config.periodic));
@@ -291,6 +326,16 @@ py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool
         grid->step();
     }
     final_planes = grid->planes();
+  } catch (const std::bad_alloc&) {
+    out_of_memory = true;  // raised below, with the GIL held again
+  }
+  if (out_of_memory) {
+    PyErr_SetString(PyExc_MemoryError,
+                    fmt::format("start: out of memory for a {}x{} grid of {} channels (try a "
+                                "smaller grid)",
+                                width, height, channels)
+                        .c_str());
+    throw py::error_already_set();
   }
   return cells_from_planes(final_planes, height, width, channels);
 }
@@ -309,6 +354,9 @@ py::array_t<uint8_t> read_cells(const std::string& path, int height, int width,
 }
 
 std::string export_text(const PyModel& m, const std::string& format, const std::string& name) {
+  if ((format == "digitaljs" || format == "html") && !name.empty())  // as dlca export refuses it
+    throw std::invalid_argument("name: names the C function or Verilog module; the " + format +
+                                " export has none");
   const Circuit circuit = prune(m.model);
   if (format == "digitaljs") return circuit_to_digitaljs(circuit);
   if (format == "html") return circuit_page_html(model_page_content(m.model, m.model.config.name));
@@ -422,7 +470,7 @@ PYBIND11_MODULE(_dlca, m) {
                                const auto ops = hard_ops(p.model.logits);
                                py::array_t<uint8_t> a(ops.size());
                                std::copy(ops.begin(), ops.end(), a.mutable_data());
-                               return a;
+                               return read_only(a);
                              })
       .def_property_readonly("wiring",
                              [](const PyModel& p) {

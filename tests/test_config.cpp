@@ -57,6 +57,14 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.learning_rate = 0; }), "lr"));
   CHECK(starts_with(rejection([](auto& c) { c.learning_rate = std::nanf(""); }), "lr"));
   CHECK(starts_with(rejection([](auto& c) { c.fire_rate = 1.5f; }), "fire_rate"));
+  // A fire rate asked for on a synchronous run would change nothing (sweep --set, Python).
+  CHECK(rejection([](auto& c) { c.fire_rate = 0.3f; }) ==
+        "fire_rate: has no effect without async (a synchronous step updates every cell), got 0.3 "
+        "with async false");
+  CHECK(rejection([](auto& c) {
+          c.async = true;
+          c.fire_rate = 0.3f;
+        }).empty());
   CHECK(starts_with(rejection([](auto& c) { c.loss_channels = {8}; }), "loss_channels"));
   // A model whose checkpoint dlca could not read back (over 1 GiB) is refused before training.
   CHECK(starts_with(rejection([](auto& c) {

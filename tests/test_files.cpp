@@ -3,9 +3,12 @@
 // (run as a program on a model file saved here).
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -87,6 +90,55 @@ TEST_CASE("an OutputGroup replaces all its files or none") {
   CHECK(read_file((dir / "a.csv").string()) == "new");
   CHECK(read_file((dir / "b.json").string()) == "new");
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);  // no temps
+}
+
+TEST_CASE("threads of one process writing the same file never share a temporary") {
+  const testing::ScratchDir scratch;
+  const std::string file = scratch / "r.csv";
+  std::atomic<int> failures{0};
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 4; ++t)
+    writers.emplace_back([&, t] {
+      const std::string text(4096, char('a' + t));
+      for (int i = 0; i < 200; ++i) try {
+          write_file_atomically(file, text);
+        } catch (const FileError&) {
+          ++failures;
+        }
+    });
+  for (std::thread& w : writers) w.join();
+  CHECK(failures == 0);
+  const std::string last = read_file(file);  // one writer's whole text, not a mix
+  CHECK(last.size() == 4096);
+  CHECK(last == std::string(4096, last[0]));
+  CHECK(std::distance(fs::directory_iterator(scratch.path), fs::directory_iterator()) == 1);
+}
+
+TEST_CASE("a file name with a NUL byte is refused, not cut short") {
+  const testing::ScratchDir scratch;
+  const std::string precious = scratch / "results";
+  write_file_atomically(precious, "precious");
+  const std::string cut = precious + std::string(1, '\0') + ".json";
+  const std::string said = precious + "\\0.json: a file name cannot contain a NUL byte";
+  CHECK_THROWS_WITH_AS(write_file_atomically(cut, "model"), said.c_str(), FileError);
+  CHECK_THROWS_WITH_AS(read_file(cut), said.c_str(), FileError);
+  CHECK_THROWS_WITH_AS(check_writable(cut), said.c_str(), FileError);
+  CHECK(refusal({}, {{"--save", cut}}) == "--save " + said);
+  CHECK(read_file(precious) == "precious");
+}
+
+TEST_CASE("an output that is a symbolic link is written through it, made if it is not there") {
+  const testing::ScratchDir scratch;
+  fs::create_directory(scratch.path / "store");
+  fs::create_symlink("store/new.json", scratch.path / "d.json");  // dangling: relative target
+  write_file_atomically(scratch / "d.json", "made");
+  CHECK(fs::is_symlink(scratch.path / "d.json"));
+  CHECK(read_file(scratch / "store/new.json") == "made");
+  write_file_atomically(scratch / "d.json", "replaced");
+  CHECK(fs::is_symlink(scratch.path / "d.json"));
+  CHECK(read_file(scratch / "store/new.json") == "replaced");
+  fs::create_symlink("loop", scratch.path / "loop");  // a link to itself: refused by the system
+  CHECK_THROWS_AS(write_file_atomically(scratch / "loop", "x"), FileError);
 }
 
 TEST_CASE("check_output_paths compares files, not spellings") {

@@ -92,12 +92,19 @@ def experiment(source):
     raise TypeError("experiment: must be a name, a path or a dict, got %s" % type(source).__name__)
 
 
+def _no_nul(key, text):
+    """Text passed on to C++, where a NUL byte would end it early (and cut the error message)."""
+    if isinstance(text, str) and "\0" in text:
+        raise ValueError("%s: contains a NUL byte, got %r" % (key, text))
+    return text
+
+
 def _configured(exp, options):
     """The experiment with configuration keys from `options` applied, as the command line does:
     recipe first (its defaults for starts, stop_when_solved and repair), then the other keys."""
     config = _json.loads(exp.config_json())
     if "recipe" in options:
-        config["recipe"] = options["recipe"]
+        config["recipe"] = _no_nul("recipe", options["recipe"])
         for key in ("starts", "stop_when_solved", "repair"):  # the recipe's defaults unless given
             config.pop(key, None)
     for key, value in options.items():
@@ -106,7 +113,7 @@ def _configured(exp, options):
         if key not in _dlca.config_keys():  # config_json() leaves out what a recipe fills in
             raise ValueError("%s: not a training option or configuration key (options: %s; keys: %s)"
                              % (key, ", ".join(RUN_OPTIONS), ", ".join(sorted(_dlca.config_keys()))))
-        config[key] = value
+        config[key] = _no_nul(key, value)
     return exp.with_config(_dumps(config))
 
 
@@ -136,6 +143,7 @@ def _run_option(key, value):
         raise TypeError("%s: must be a path or text, got %r" % (key, value))
     if _os.fspath(value) == "":  # as the programs refuse --save ''
         raise ValueError("%s: an empty path or text (leave the option out instead)" % key)
+    _no_nul(key, _os.fspath(value))
     if key == "max_memory":
         return _os.fspath(value)
     # Files are resolved now: a callback that changes directory does not move a run's outputs.
@@ -185,7 +193,7 @@ def _path(name, value):
         raise TypeError("%s: must be a path (str or os.PathLike), got %r" % (name, value))
     if _os.fspath(value) == "":
         raise ValueError("%s: an empty path names no file" % name)
-    return _os.fspath(value)
+    return _no_nul(name, _os.fspath(value))
 
 
 def load(path):
@@ -240,7 +248,7 @@ def _export(self, path, format=None, name=""):
     _dlca.write_file(path, self.export_text(format, name))
 
 
-def _run(self, start, steps, async_=False, fire_rate=None, seed=None, periodic=None, **kw):
+def _run(self, start, steps, async_=None, fire_rate=None, seed=None, periodic=None, **kw):
     """Runs the hard circuit for `steps` steps from `start` (uint8 H x W x k, k up to the model's
     channels; the other channels start at 0) and returns the grid, uint8 H x W x C. Synchronous,
     or asynchronous (async_=True or run(..., **{"async": True})) with cells firing at fire_rate,
@@ -249,7 +257,11 @@ def _run(self, start, steps, async_=False, fire_rate=None, seed=None, periodic=N
     if kw:
         if set(kw) != {"async"}:
             raise TypeError("run: unexpected keyword %s" % ", ".join(sorted(set(kw) - {"async"})))
+        if async_ is not None:
+            raise TypeError("run: give async_ or async, not both")
         async_ = kw["async"]
+    if async_ is None:
+        async_ = False
     for name, value in (("steps", steps), ("seed", 0 if seed is None else seed)):
         if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
             raise TypeError("%s: must be an integer, got %r" % (name, value))
@@ -271,6 +283,9 @@ def _run(self, start, steps, async_=False, fire_rate=None, seed=None, periodic=N
         raise ValueError("start: contains NaN or infinity (cells are 0 or 1; non-zero = live)")
     if cells.ndim not in (2, 3):
         raise ValueError("start: must be an array H x W or H x W x C, got %d dimensions" % cells.ndim)
+    for side in cells.shape[:2]:  # before the copy below, which a huge view would not survive
+        if side > 65536:
+            raise ValueError("start: at most 65536 cells a side, got %d" % side)
     cells = (cells != 0).astype(_np.uint8)  # any non-zero value is a live cell
     return Model._run_compiled(self, cells, _operator.index(steps), bool(async_),
                                None if fire_rate is None else float(fire_rate),

@@ -186,6 +186,8 @@ class ErrorTest(Scratch):
             dlca.train("checkerboard_sync", batch=0)
         with self.assertRaisesRegex(ValueError, "frobnicate: not a training option"):
             dlca.train("checkerboard_sync", frobnicate=1)
+        with self.assertRaisesRegex(ValueError, "^fire_rate: has no effect without async"):
+            dlca.train("checkerboard_sync", epochs=1, fire_rate=0.3)
         with self.assertRaisesRegex(ValueError, "recipe: must be"):
             dlca.train("checkerboard_sync", recipe="fast")
         with self.assertRaisesRegex(ValueError, "backend: must be one of"):
@@ -226,6 +228,47 @@ class ErrorTest(Scratch):
         with open(log) as f:
             self.assertEqual(f.readline(), "epoch,soft_loss,hard_loss,active_gates,ms\n")
             self.assertTrue(f.readline().startswith("0,"))
+
+    def test_model_arrays_are_read_only_and_run_arguments_checked(self):
+        model = dlca.train("checkerboard_sync", epochs=2, steps=2)
+        for array in (model.logits, model.probabilities, model.ops, model.history["hard_loss"],
+                      model.wiring["update"][0]):
+            with self.assertRaisesRegex(ValueError, "read-only"):
+                array[0] = 1
+        start = np.zeros((4, 4, 1), np.uint8)
+        with self.assertRaisesRegex(TypeError, "^run: give async_ or async, not both$"):
+            model.run(start, 1, async_=False, **{"async": True})
+        with self.assertRaisesRegex(ValueError, "^start: at most 65536 cells a side, got 70000$"):
+            model.run(np.broadcast_to(np.uint8(1), (70000, 20000, 1)), 1)
+        with self.assertRaisesRegex(ValueError, "^name: names the C function or Verilog module"):
+            model.export(self.path("x.html"), name="abc")
+        with self.assertRaisesRegex(ValueError, "^name: names the C function or Verilog module"):
+            model.export(self.path("x.json"), name="abc")
+
+    def test_nul_bytes_are_refused_not_cut(self):
+        with open(self.path("results"), "w") as f:
+            f.write("precious")
+        model = dlca.train("checkerboard_sync", epochs=1, steps=2)
+        with self.assertRaisesRegex(ValueError, r"^path: contains a NUL byte"):
+            model.save(self.path("results") + "\0.json")
+        with self.assertRaisesRegex(ValueError, r"^save: contains a NUL byte"):
+            dlca.train("checkerboard_sync", epochs=1, save=self.path("results") + "\0.json")
+        with self.assertRaisesRegex(ValueError, r"^random_streams: contains a NUL byte"):
+            dlca.train("checkerboard_sync", epochs=1, random_streams="jax\0x")
+        with self.assertRaisesRegex(dlca.FileError, r"checkerboard_sync\\0junk: a file name cannot"):
+            dlca.train("checkerboard_sync\0junk", epochs=1)
+        with self.assertRaisesRegex(ValueError, r"^path: contains a NUL byte"):
+            dlca.load(self.path("a") + "\0b")
+        with open(self.path("results")) as f:
+            self.assertEqual(f.read(), "precious")
+
+    def test_an_output_that_fails_at_the_end_keeps_the_model(self):
+        os.makedirs(self.path("sub"))
+        remove = lambda epoch, *rest: (epoch == 3 and os.rmdir(self.path("sub"))) or True
+        with self.assertRaisesRegex(dlca.FileError, r"sub/x\.json: .*the trained model is") as raised:
+            dlca.train("checkerboard_sync", epochs=5, steps=2, save=self.path("sub/x.json"),
+                       callback=remove)
+        self.assertEqual(len(raised.exception.model.history["hard_loss"]), 5)
 
     def test_resume_and_outputs_checked_as_the_programs_do(self):
         dlca.train("checkerboard_sync", epochs=2, steps=2, save=self.path("m.json"))

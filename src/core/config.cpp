@@ -160,6 +160,12 @@ void validate(const ExperimentConfig& c) {
                        c.weight_decay, c.learning_rate));
   if (!(c.fire_rate > 0 && c.fire_rate <= 1))
     reject("fire_rate", fmt::format("must be in (0, 1], got {}", c.fire_rate));
+  // Every file carries fire_rate; another value than the notebook's on a synchronous run is one
+  // asked for (sweep --set, Python) that would change nothing.
+  if (!c.async && c.fire_rate != kNotebookFireRate)
+    reject("fire_rate", fmt::format("has no effect without async (a synchronous step updates "
+                                    "every cell), got {} with async false",
+                                    c.fire_rate));
   if ((long long)c.height * c.width * c.batch > (1LL << 26))
     reject("height", "grid cells times batch exceed 2^26");
 
@@ -273,7 +279,7 @@ ExperimentConfig paper_config(std::string name, int channels, int kernels,
   c.learning_rate = learning_rate;
   c.periodic = periodic;
   c.async = false;
-  c.fire_rate = 0.6f;
+  c.fire_rate = kNotebookFireRate;
   c.loss_channels = std::move(loss_channels);
   c.seed = 23;
   c.random_streams = RandomStreams::kJax;  // the notebook's exact wiring and data for a seed

@@ -50,11 +50,12 @@ void unregister_temporary(int slot) {
 
 std::string error_text() { return std::strerror(errno); }
 
-// The name of FILE's temporaries without the pid: "NAME.tmp.", or for a name too long to take
-// that and a pid within the 255 bytes a file name may have, its first bytes, '~' and a hash of
-// the whole name (so that two long names with the same beginning do not share temporaries).
+// The name of FILE's temporaries without "<pid>.<n>": "NAME.tmp.", or for a name too long to
+// take that and the numbers within the 255 bytes a file name may have, its first bytes, '~' and a
+// hash of the whole name (so that two long names with the same beginning do not share
+// temporaries).
 std::string temporary_prefix(const std::filesystem::path& file) {
-  constexpr size_t kNameMax = 255, kPidDigits = 10;
+  constexpr size_t kNameMax = 255, kPidDigits = 10 + 1 + 20;
   const std::string name = file.filename().string();
   const std::string suffix = ".tmp.";
   if (name.size() + suffix.size() + kPidDigits <= kNameMax) return name + suffix;
@@ -64,7 +65,8 @@ std::string temporary_prefix(const std::filesystem::path& file) {
   return name.substr(0, kNameMax - suffix.size() - kPidDigits - tag.size()) + tag + suffix;
 }
 
-// "DIR/NAME.tmp.<pid>" files of processes that no longer exist, left by a kill.
+// "DIR/NAME.tmp.<pid>.<n>" (or, from older builds, "NAME.tmp.<pid>") files of processes that no
+// longer exist, left by a kill.
 void remove_stale_temporaries(const std::filesystem::path& file) {
   const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : ".";
   const std::string prefix = temporary_prefix(file);
@@ -73,8 +75,15 @@ void remove_stale_temporaries(const std::filesystem::path& file) {
   while (const dirent* entry = ::readdir(d)) {
     const std::string name = entry->d_name;
     if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string digits = name.substr(prefix.size());
-    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string digits = name.substr(prefix.size());
+    if (const size_t dot = digits.find('.'); dot != std::string::npos) {
+      const std::string count = digits.substr(dot + 1);
+      if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos) continue;
+      digits.resize(dot);
+    }
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      continue;
     const pid_t pid = pid_t(std::stol(digits));
     if (pid <= 0 || pid == ::getpid()) continue;
     if (::kill(pid, 0) != 0 && errno == ESRCH) ::unlink((dir / name).c_str());
@@ -94,7 +103,33 @@ bool written_directly(const std::string& path) {
          (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0);
 }
 
+// Temporaries made by this process so far: with the pid, a unique name for each, so that threads
+// writing the same file (Python trainings side by side) never share one.
+std::atomic<uint64_t> g_temporaries_made{0};
+
+// Where `path` leads after following symbolic links, existing or not (a link to a file not yet
+// made leads to that file); `path` itself when it is no link. Links that go round are refused.
+std::filesystem::path link_target(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path target = path;
+  for (int hops = 0; std::filesystem::is_symlink(target, ec); ++hops) {
+    const std::filesystem::path next = std::filesystem::read_symlink(target, ec);
+    if (hops == 40 || ec)
+      throw FileError(path + ": cannot write (" +
+                      (ec ? ec.message() : std::string("too many levels of symbolic links")) + ")");
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  return target;
+}
+
 }  // namespace
+
+void check_file_name(const std::string& path) {
+  if (path.find('\0') == std::string::npos) return;
+  std::string shown;
+  for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+  throw FileError(shown + ": a file name cannot contain a NUL byte");
+}
 
 void remove_temporary_files() noexcept {
   for (TemporarySlot& slot : g_temporaries)
@@ -102,20 +137,18 @@ void remove_temporary_files() noexcept {
 }
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+  check_file_name(path_);
   if (written_directly(path_)) {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) throw FileError(path_ + ": cannot write (" + error_text() + ")");
     return;
   }
-  // A symbolic link to a regular file: replace the file it names, not the link.
-  std::error_code ec;
-  std::filesystem::path target = path_;
-  if (std::filesystem::is_symlink(target, ec)) {
-    const auto resolved = std::filesystem::canonical(target, ec);
-    if (!ec) target = resolved;
-  }
+  // A symbolic link: replace the file it names (or make it, for a link to a file not yet there),
+  // not the link.
+  const std::filesystem::path target = link_target(path_);
   remove_stale_temporaries(target);
-  tmp_ = (target.parent_path() / temporary_prefix(target)).string() + std::to_string(::getpid());
+  tmp_ = (target.parent_path() / temporary_prefix(target)).string() +
+         fmt::format("{}.{}", ::getpid(), g_temporaries_made++);
   slot_ = register_temporary(tmp_);
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
@@ -209,6 +242,7 @@ bool is_written_in_place(const std::string& path) {
 }
 
 void check_writable(const std::string& path) {
+  check_file_name(path);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw FileError(path + ": is a directory");
@@ -230,6 +264,7 @@ void check_writable(const std::string& path) {
 }
 
 std::string read_file(const std::string& path, size_t max_bytes) {
+  check_file_name(path);
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
     throw FileError(path + ": cannot open (" + error_text() + ")");

@@ -22,6 +22,7 @@ struct FileIdentity {
 };
 
 FileIdentity identify(const std::string& path) {
+  check_file_name(path);
   FileIdentity id;
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {

@@ -76,6 +76,7 @@ ExperimentFile load_experiment(const std::string& name_or_path) {
 }
 
 ExperimentFile load_experiment(const std::string& name_or_path, const std::string& targets_dir) {
+  check_file_name(name_or_path);
   std::filesystem::path path = name_or_path;
   if (!names_a_file(name_or_path)) {
     path = std::filesystem::path(targets_dir) / (name_or_path + ".json");

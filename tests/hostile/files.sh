@@ -58,8 +58,8 @@ run_sigterm)  # dlca_run streams its GIF to a temporary, removed when the run is
   "$bin/dlca_run" --model m.json --size 32 --steps 1000000000 --gif g.gif --gif-every 100000 \
     --engine interpreted --quiet &
   pid=$!
-  for _ in $(seq 100); do [ -e "g.gif.tmp.$pid" ] && break; sleep 0.05; done
-  [ -e "g.gif.tmp.$pid" ] || fail "no GIF being streamed to g.gif.tmp.$pid"
+  for _ in $(seq 100); do [ -e "g.gif.tmp.$pid.0" ] && break; sleep 0.05; done
+  [ -e "g.gif.tmp.$pid.0" ] || fail "no GIF being streamed to g.gif.tmp.$pid.0"
   kill -TERM $pid
   wait $pid
   status=$?
@@ -67,14 +67,17 @@ run_sigterm)  # dlca_run streams its GIF to a temporary, removed when the run is
   [ ! -e g.gif ] || fail "a partial g.gif"
   no_temporaries
   ;;
-stale_temporary)  # FILE.tmp.<pid> of a dead process is removed, that of a live one kept.
+stale_temporary)  # FILE.tmp.<pid>.<n> (FILE.tmp.<pid> of older builds) of a dead process is
+  # removed, that of a live one kept.
   dead=32000
   while kill -0 $dead 2>/dev/null || [ -e /proc/$dead ]; do dead=$((dead - 1)); done
   echo stale >"s.json.tmp.$dead"
-  echo live >"s.json.tmp.$$"
+  echo stale >"s.json.tmp.$dead.3"
+  echo live >"s.json.tmp.$$.0"
   "$train" --epochs 1 --steps 1 --quiet --summary s.json >/dev/null || fail "training failed"
   [ ! -e "s.json.tmp.$dead" ] || fail "the stale s.json.tmp.$dead is still there"
-  [ -e "s.json.tmp.$$" ] || fail "removed the temporary of a live process"
+  [ ! -e "s.json.tmp.$dead.3" ] || fail "the stale s.json.tmp.$dead.3 is still there"
+  [ -e "s.json.tmp.$$.0" ] || fail "removed the temporary of a live process"
   grep -q final_hard_loss s.json || fail "no summary"
   ;;
 fifo)  # An output that is a named pipe is written into, not replaced.

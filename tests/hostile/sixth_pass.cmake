@@ -90,3 +90,9 @@ dlca_cli_test(hostile.sixth.diverged_run_keeps_log sh -c "${s_train} --config ${
   cat err && test -s l.svg && head -n 2 l.csv")
 set_tests_properties(hostile.sixth.diverged_run_keeps_log PROPERTIES PASS_REGULAR_EXPRESSION
   "^status 1\ndlca[_ ]train: epoch [0-9]+: .*training diverged .*[;] --log l.csv has the epochs before it\nepoch,soft_loss,hard_loss,active_gates,ms\n0,")
+# A sweep over fire_rate on a synchronous experiment trained the same circuit for every value and
+# tabled them as different combinations.
+dlca_cli_test(hostile.sixth.sweep_fire_rate_needs_async ${expect} --status 2
+  "fire_rate: has no effect without async .*got 0.3 with async false"
+  $<TARGET_FILE:dlca_sweep> --config ${s_tiny} --seeds 1 --epochs 1 --threads 1 --out s
+  --set fire_rate=0.3,0.6)

@@ -59,6 +59,8 @@ inline constexpr uint64_t kMaxModelFileBytes = uint64_t(1) << 30;
 
 // AdamW's epsilon in the notebook's optimiser (docs/MODEL.md §6).
 inline constexpr float kNotebookAdamEps = 1e-8f;
+// The share of cells that fire in an asynchronous step (the notebook's async checkerboard).
+inline constexpr float kNotebookFireRate = 0.6f;
 // The notebook's AdamW: decay rates of the two moments and decoupled weight decay (§6).
 inline constexpr float kNotebookAdamBeta1 = 0.9f;
 inline constexpr float kNotebookAdamBeta2 = 0.99f;
@@ -98,7 +100,7 @@ struct ExperimentConfig {
   float weight_decay = kNotebookWeightDecay;
   bool periodic = false;  // toroidal wrap (true) or zero padding (false)
   bool async = false;     // asynchronous updates with fire_rate
-  float fire_rate = 0.6f;
+  float fire_rate = kNotebookFireRate;
   std::vector<int> loss_channels = {0};
   uint64_t seed = 23;
   RandomStreams random_streams = RandomStreams::kJax;

@@ -1,4 +1,4 @@
-// Writing a user's file safely: to a temporary file beside it (FILE.tmp.<pid>), flushed, then
+// Writing a user's file safely: to a temporary file beside it (FILE.tmp.<pid>.<n>), flushed, then
 // renamed over it, so a crash never leaves a half-written file. Outputs that are not regular files
 // (/dev/null, /dev/stdout, a pipe) are written directly and never replaced. Temporary files are
 // removed on every exit path, signals included (remove_temporary_files), and stale ones left by
@@ -18,6 +18,10 @@ class FileError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Throws FileError unless `path` can name a file: the system cuts a name at a NUL byte, so one that
+// holds one (possible from Python) would name another file. The message shows it as \0.
+void check_file_name(const std::string& path);
 
 // An output being written: a registered temporary beside a regular (or new) file, or the file
 // itself when it is a device or a pipe. commit() makes it the file; destroying an uncommitted
