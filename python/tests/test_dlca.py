@@ -206,6 +206,9 @@ class ErrorTest(Scratch):
             dlca.train(self.path("bad.json"))
         with self.assertRaisesRegex(ValueError, "config: missing"):
             dlca.train({"task": {"kind": "checkerboard"}})
+        lizard = json.loads(dlca.experiment("lizard").config_json())
+        with self.assertRaisesRegex(OSError, "^task.image: .*nope.png: cannot open"):
+            dlca.train({"config": lizard, "task": {"kind": "image", "image": "nope.png"}}, epochs=1)
         # JSON has no NaN or infinity: refused in Python, naming the key.
         with self.assertRaisesRegex(ValueError, "^lr: must be a finite number, got nan$"):
             dlca.train("checkerboard_sync", lr=float("nan"))

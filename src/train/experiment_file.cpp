@@ -147,12 +147,14 @@ std::unique_ptr<Task> make_task(const TaskSpec& spec, const ExperimentConfig& c)
 }
 
 std::unique_ptr<Task> make_task(const ExperimentFile& file, const ExperimentConfig& config) {
+  // Errors name the experiment file; one made in memory (from Python) has none to name.
+  const std::string where = file.path.empty() ? std::string() : file.path + ": ";
   try {
     return make_task(file.task, config);
   } catch (const ConfigError& e) {
-    throw ConfigError(file.path + ": " + e.what());
+    throw ConfigError(where + e.what());
   } catch (const FileError& e) {
-    throw FileError(file.path + ": task.image: " + e.what());
+    throw FileError(where + "task.image: " + e.what());
   }
 }
 
