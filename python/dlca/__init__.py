@@ -93,9 +93,16 @@ def experiment(source):
 
 
 def _no_nul(key, text):
-    """Text passed on to C++, where a NUL byte would end it early (and cut the error message)."""
-    if isinstance(text, str) and "\0" in text:
-        raise ValueError("%s: contains a NUL byte, got %r" % (key, text))
+    """Text passed on to C++, where a NUL byte would end it early (and cut the error message), and
+    which takes UTF-8 only (a file name of other bytes reaches Python as text it cannot encode)."""
+    if isinstance(text, str):
+        if "\0" in text:
+            raise ValueError("%s: contains a NUL byte, got %r" % (key, text))
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("%s: not valid UTF-8 (dlca takes UTF-8 file names and text), got %r"
+                             % (key, text)) from None
     return text
 
 
@@ -159,6 +166,9 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
     summary the programs print. Other keywords: see the module's help."""
     if not isinstance(verbose, (bool, _np.bool_)):
         raise TypeError("verbose: must be True or False, got %r" % (verbose,))
+    if callback is not None and not callable(callback):  # before any epoch is trained
+        raise TypeError("callback: must be a function (epoch, soft_loss, hard_loss, active_gates) "
+                        "or None, got %r" % (callback,))
     if isinstance(print_every, (bool, _np.bool_)) or not isinstance(print_every, (int, _np.integer)):
         raise TypeError("print_every: must be an integer, got %r" % (print_every,))
     if print_every < 1:

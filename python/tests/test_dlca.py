@@ -264,6 +264,12 @@ class ErrorTest(Scratch):
             dlca.load(self.path("a") + "\0b")
         with open(self.path("results")) as f:
             self.assertEqual(f.read(), "precious")
+        with self.assertRaisesRegex(ValueError, r"^path: not valid UTF-8"):
+            dlca.load(os.fsdecode(b"\xff.json"))
+        with self.assertRaisesRegex(TypeError, r"^callback: must be a function"):
+            dlca.train("checkerboard_sync", epochs=1, callback=5)
+        with self.assertRaisesRegex(OSError, r"lizard.png: a PNG image, not JSON text"):
+            dlca.load(os.path.join(dlca.data_dir(), "lizard.png"))
 
     def test_an_output_that_fails_at_the_end_keeps_the_model(self):
         os.makedirs(self.path("sub"))

@@ -120,9 +120,10 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
          {std::pair{"--block", s.block}, {"--square", s.random_square}})
       if ((option == std::string("--block") ? test == "fault" || test == "heal" : robustness) &&
           (side < 1 || side > s.size))
-        throw dlca::cli::UsageError(
-            fmt::format("{} {}: must be from 1 to the grid's side ({}) for --test {}", option, side,
-                        s.size, test));
+        throw dlca::cli::UsageError(fmt::format(
+            "{} {}: must be from 1 to the grid's side ({}) for --test {}{}", option, side, s.size,
+            test,
+            app.count(option) ? "" : fmt::format(" (the default; give {} for this grid)", option)));
     s.seed = seed;
     const dlca::DeviceChoice where = dlca::choose_device(backend, device);
     if (!where.note.empty()) std::fprintf(stderr, "%s: %s\n", program, where.note.c_str());

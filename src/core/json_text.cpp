@@ -66,6 +66,8 @@ class KeyAndDepthCheck : public nlohmann::json_sax<nlohmann::json> {
 }  // namespace
 
 nlohmann::json parse_json_text(const std::string& text) {
+  if (text.rfind("\x89PNG\r\n\x1a\n", 0) == 0)  // a picture given where a JSON file goes
+    throw JsonTextError("a PNG image, not JSON text");
   if (const size_t nul = text.find('\0'); nul != std::string::npos)
     throw JsonTextError(fmt::format("a NUL byte at offset {}", nul));
   // A parsed tree takes up to about 20 times its text (an array of one-digit numbers: 16 bytes a

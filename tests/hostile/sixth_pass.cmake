@@ -96,3 +96,8 @@ dlca_cli_test(hostile.sixth.sweep_fire_rate_needs_async ${expect} --status 2
   "fire_rate: has no effect without async .*got 0.3 with async false"
   $<TARGET_FILE:dlca_sweep> --config ${s_tiny} --seeds 1 --epochs 1 --threads 1 --out s
   --set fire_rate=0.3,0.6)
+# --size 3 blamed "--block 20", which the user never gave.
+dlca_cli_test(hostile.sixth.eval_default_block_named sh -c "${s_train} --config ${s_tiny} \
+  --epochs 1 --threads 1 --quiet --save m.json > /dev/null && ${expect} --status 2 \
+  '--block 20: must be from 1 to the grid.s side .3. for --test fault .the default[;] give --block for this grid.$' \
+  $<TARGET_FILE:dlca_eval> --model m.json --test fault --size 3")
