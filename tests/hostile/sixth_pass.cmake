@@ -83,21 +83,3 @@ dlca_cli_test(hostile.sixth.sweep_points_to_set_negated ${expect} --status 2
 dlca_cli_test(hostile.sixth.sweep_seed_no_set_hint sh -c "$<TARGET_FILE:dlca_sweep> --config ${s_tiny} \
   --seeds 1 --out s --seed 3 > said 2>&1 || grep -q 'not expected' said && grep -c 'set seed' said")
 set_tests_properties(hostile.sixth.sweep_seed_no_set_hint PROPERTIES PASS_REGULAR_EXPRESSION "^0\n$")
-# A run that diverged wrote no --log: the epochs before the divergence, which show where it went
-# wrong, were lost. Now the log (and its curves) is written and the error says where.
-dlca_cli_test(hostile.sixth.diverged_run_keeps_log sh -c "${s_train} --config ${s_tiny} --epochs 20 \
-  --threads 1 --lr 3e38 --weight-decay 0 --quiet --log l.csv 2> err && echo status 0 || echo status \$? && \
-  cat err && test -s l.svg && head -n 2 l.csv")
-set_tests_properties(hostile.sixth.diverged_run_keeps_log PROPERTIES PASS_REGULAR_EXPRESSION
-  "^status 1\ndlca[_ ]train: epoch [0-9]+: .*training diverged .*[;] --log l.csv has the epochs before it\nepoch,soft_loss,hard_loss,active_gates,ms\n0,")
-# A sweep over fire_rate on a synchronous experiment trained the same circuit for every value and
-# tabled them as different combinations.
-dlca_cli_test(hostile.sixth.sweep_fire_rate_needs_async ${expect} --status 2
-  "fire_rate: has no effect without async .*got 0.3 with async false"
-  $<TARGET_FILE:dlca_sweep> --config ${s_tiny} --seeds 1 --epochs 1 --threads 1 --out s
-  --set fire_rate=0.3,0.6)
-# --size 3 blamed "--block 20", which the user never gave.
-dlca_cli_test(hostile.sixth.eval_default_block_named sh -c "${s_train} --config ${s_tiny} \
-  --epochs 1 --threads 1 --quiet --save m.json > /dev/null && ${expect} --status 2 \
-  '--block 20: must be from 1 to the grid.s side .3. for --test fault .the default[;] give --block for this grid.$' \
-  $<TARGET_FILE:dlca_eval> --model m.json --test fault --size 3")
