@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -81,6 +83,23 @@ std::string histogram_line(const std::vector<int>& counts) {
 // then there is no "beside" to write to.
 std::string log_svg_path(const std::string& log_path) {
   return log_path.empty() || is_written_in_place(log_path) ? "" : svg_beside(log_path);
+}
+
+// The curves take a name the user did not give: a file already there that is not an earlier
+// run's curves (their title ends in ": loss per epoch") is the user's, and is not replaced.
+void check_log_svg_replaceable(const std::string& log_path) {
+  const std::string svg = log_svg_path(log_path);
+  std::error_code ec;
+  if (svg.empty() || !std::filesystem::is_regular_file(svg, ec)) return;
+  std::ifstream in(svg, std::ios::binary);
+  std::string head(size_t(1) << 16, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(size_t(in.gcount()));
+  if (head.find(": loss per epoch</text>") == std::string::npos)
+    throw FileError(
+        fmt::format("--log {}: its loss curves would replace {}, which is not an "
+                    "earlier run's curves (move it, or give --log another name)",
+                    log_path, svg));
 }
 
 }  // namespace
@@ -186,6 +205,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
                              std::ostream& out) {
   if (candidates.empty()) throw std::invalid_argument("run_training: no candidates");
   check_output_paths({}, training_output_paths(options));
+  check_log_svg_replaceable(options.log_path);
   if (!options.gif_path.empty()) check_rollout_gif(candidates.front()->model().config);
   // Ctrl-C or SIGTERM: stop after this epoch and write everything; a second one: stop now.
   std::optional<StopSignals> signals;

@@ -23,3 +23,14 @@ dlca_cli_test(hostile.seventh.eval_default_block_named sh -c "${s_train} --confi
   --epochs 1 --threads 1 --quiet --save m.json > /dev/null && ${expect} --status 2 \
   '--block 20: must be from 1 to the grid.s side .3. for --test fault .the default[;] give --block for this grid.$' \
   $<TARGET_FILE:dlca_eval> --model m.json --test fault --size 3")
+# --log fig.csv replaced the user's own fig.svg (not named as an output) by the loss curves; an
+# earlier run's curves are still replaced.
+dlca_cli_test(hostile.seventh.log_keeps_users_svg sh -c "echo '<svg>my figure</svg>' > fig.svg && \
+  ${expect} --status 1 'its loss curves would replace fig.svg, which is not an earlier run.s curves' \
+  ${s_train} --config ${s_tiny} --epochs 2 --threads 1 --quiet --log fig.csv > /dev/null && \
+  cat fig.svg && test ! -e fig.csv && \
+  ${s_train} --config ${s_tiny} --epochs 2 --threads 1 --quiet --log l.csv > /dev/null && \
+  ${s_train} --config ${s_tiny} --epochs 3 --threads 1 --quiet --log l.csv > /dev/null && \
+  grep -c '^2,' l.csv")
+set_tests_properties(hostile.seventh.log_keeps_users_svg PROPERTIES PASS_REGULAR_EXPRESSION
+  "^<svg>my figure</svg>\n1\n$")
