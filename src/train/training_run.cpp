@@ -296,7 +296,11 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     } catch (const TrainingDiverged& e) {
       // The epochs before the divergence show where it went wrong: --log keeps them.
       if (options.log_path.empty()) throw;
-      write_log();
+      try {
+        write_log();
+      } catch (const FileError&) {  // the divergence is the news; a log that failed too is not
+        throw e;
+      }
       throw TrainingDiverged(
           fmt::format("{}; --log {} has the epochs before it", e.what(), options.log_path));
     }

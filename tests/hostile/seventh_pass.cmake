@@ -34,3 +34,8 @@ dlca_cli_test(hostile.seventh.log_keeps_users_svg sh -c "echo '<svg>my figure</s
   grep -c '^2,' l.csv")
 set_tests_properties(hostile.seventh.log_keeps_users_svg PROPERTIES PASS_REGULAR_EXPRESSION
   "^<svg>my figure</svg>\n1\n$")
+# A log that cannot be written either (a full disk) does not hide the divergence.
+dlca_cli_test(hostile.seventh.diverged_run_unwritable_log ${expect} --status 1
+  "epoch [0-9]+: soft loss is NaN or infinite: training diverged \\(a smaller --lr may help\\)$"
+  ${s_train} --config ${s_tiny} --epochs 20 --threads 1 --lr 3e38 --weight-decay 0 --quiet
+  --log /dev/full)
