@@ -289,13 +289,13 @@ def _run(self, start, steps, async_=None, fire_rate=None, seed=None, periodic=No
     cells = _np.asarray(start)
     if cells.dtype.kind not in "biuf":
         raise TypeError("start: must hold numbers (cells: non-zero = live), got dtype %s" % cells.dtype)
-    if cells.dtype.kind == "f" and not _np.isfinite(cells).all():
-        raise ValueError("start: contains NaN or infinity (cells are 0 or 1; non-zero = live)")
     if cells.ndim not in (2, 3):
         raise ValueError("start: must be an array H x W or H x W x C, got %d dimensions" % cells.ndim)
-    for side in cells.shape[:2]:  # before the copy below, which a huge view would not survive
+    for side in cells.shape[:2]:  # before any pass over it, which a huge view would not survive
         if side > 65536:
             raise ValueError("start: at most 65536 cells a side, got %d" % side)
+    if cells.dtype.kind == "f" and not _np.isfinite(cells).all():
+        raise ValueError("start: contains NaN or infinity (cells are 0 or 1; non-zero = live)")
     cells = (cells != 0).astype(_np.uint8)  # any non-zero value is a live cell
     return Model._run_compiled(self, cells, _operator.index(steps), bool(async_),
                                None if fire_rate is None else float(fire_rate),
