@@ -180,16 +180,12 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
       if (!prepared.note.empty()) result.summary["backend_note"] = prepared.note;
     } catch (const FileError& e) {
       // A log, save or summary that cannot be written (a full disk, a folder removed meanwhile):
-      // the training is not lost with it. The candidate kept is the one with the lowest hard loss.
+      // the training is not lost with it. The candidate kept is the leading one.
       if (prepared.candidates.front().trainer->epoch() == epochs_before) throw;
-      const Trainer* best = nullptr;
-      double best_loss = 0;
-      for (const auto& candidate : prepared.candidates) {
-        const auto epochs = measured_epochs(*candidate.trainer);
-        const double loss = epochs.empty() ? 1e300 : epochs.back().hard_loss;
-        if (!best || loss < best_loss) best = candidate.trainer.get(), best_loss = loss;
-      }
-      keep(*best);
+      std::vector<EpochStats> last;
+      for (const auto& candidate : prepared.candidates)
+        last.push_back(measured_epochs(*candidate.trainer).back());
+      keep(*prepared.candidates[leading_candidate(last)].trainer);
       unwritten = e.what();
     }
   }

@@ -28,7 +28,7 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
   std::string model_path, test = "generalize", csv_path, backend = "cpu";
   int device = -1;
   int size = 0, steps = 0, block = 20, block_steps = -1, square = 10, threads = 0;
-  float fire_rate = 0.6f;
+  float fire_rate = dlca::kNotebookFireRate;
   uint64_t seed = 1;
   CLI::App app{
       "Evaluate a trained checkerboard rule with hard gates (Miotti et al. 2025, docs/MODEL.md "

@@ -85,8 +85,11 @@ std::string log_svg_path(const std::string& log_path) {
   return log_path.empty() || is_written_in_place(log_path) ? "" : svg_beside(log_path);
 }
 
+// The loss curves' title is the experiment's name and this; the check below looks for it.
+constexpr char kLossCurvesTitleEnd[] = ": loss per epoch";
+
 // The curves take a name the user did not give: a file already there that is not an earlier
-// run's curves (their title ends in ": loss per epoch") is the user's, and is not replaced.
+// run's curves (their title ends in kLossCurvesTitleEnd) is the user's, and is not replaced.
 void check_log_svg_replaceable(const std::string& log_path) {
   const std::string svg = log_svg_path(log_path);
   std::error_code ec;
@@ -95,7 +98,7 @@ void check_log_svg_replaceable(const std::string& log_path) {
   std::string head(size_t(1) << 16, '\0');
   in.read(head.data(), std::streamsize(head.size()));
   head.resize(size_t(in.gcount()));
-  if (head.find(": loss per epoch</text>") == std::string::npos)
+  if (head.find(std::string(kLossCurvesTitleEnd) + "</text>") == std::string::npos)
     throw FileError(
         fmt::format("--log {}: its loss curves would replace {}, which is not an "
                     "earlier run's curves (move it, or give --log another name)",
@@ -133,14 +136,6 @@ std::vector<EpochStats> run_epochs(std::span<Trainer* const> candidates, tbb::ta
     });
   }
   return stats;
-}
-
-// The candidate to keep while none has solved: the lowest hard loss, the lowest start on ties.
-size_t leading_candidate(const std::vector<EpochStats>& stats) {
-  size_t best = 0;
-  for (size_t k = 1; k < stats.size(); ++k)
-    if (stats[k].hard_loss < stats[best].hard_loss) best = k;
-  return best;
 }
 
 // --repair: tries to repair the candidates' hard circuits, lowest last hard loss first, and applies
@@ -200,6 +195,13 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
 
 }  // namespace
 
+size_t leading_candidate(const std::vector<EpochStats>& stats) {
+  size_t best = 0;
+  for (size_t k = 1; k < stats.size(); ++k)
+    if (stats[k].hard_loss < stats[best].hard_loss) best = k;
+  return best;
+}
+
 TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_seed,
                              const std::string& backend_name, const TrainingRunOptions& options,
                              std::ostream& out) {
@@ -242,7 +244,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   const auto add_log_outputs = [&](OutputGroup& outputs) {
     outputs.add(options.log_path, csv());
     if (const std::string svg = log_svg_path(options.log_path); !svg.empty())
-      outputs.add(svg, loss_curves_svg(measured(), summary.experiment + ": loss per epoch"));
+      outputs.add(svg, loss_curves_svg(measured(), summary.experiment + kLossCurvesTitleEnd));
   };
   const auto write_log = [&] {
     OutputGroup outputs;

@@ -17,7 +17,7 @@ struct EvaluationSettings {
   int size = 64;  // grid side
   int steps = 80;
   bool async = false;  // asynchronous steps with fire_rate
-  float fire_rate = 0.6f;
+  float fire_rate = kNotebookFireRate;
   int block = 0;          // side of the centre block zeroed after each step (0 = none)
   int block_steps = -1;   // zero the block only after the first block_steps steps (-1 = every step)
   int random_square = 0;  // side of a random square zeroed after each step (0 = none)

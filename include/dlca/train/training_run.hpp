@@ -78,6 +78,9 @@ struct TrainingSummary {
 // The files a run writes, named by option, for check_output_paths.
 std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options);
 
+// The candidate to keep while none has solved: the lowest hard loss, the lowest start on ties.
+size_t leading_candidate(const std::vector<EpochStats>& stats);
+
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out);
 // A multi-start run: the candidates train one epoch at a time each, side by side (in parallel on
