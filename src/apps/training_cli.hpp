@@ -246,6 +246,7 @@ struct TrainingCli {
           config, task_of, choice, resumed ? &*resumed : nullptr, resume_path, memory_limit);
       if (!prepared.note.empty()) std::fprintf(stderr, "%s: %s\n", program, prepared.note.c_str());
       run.threads = backend.threads;
+      run.rescue_unsaved_model = true;
       if (!prepared.vulkan && backend.tile_cells > 0) run.tile_cells = backend.tile_cells;
       const auto summary =
           run_training(prepared.trainers(), config.seed, prepared.backend_name, run, std::cout);

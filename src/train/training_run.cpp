@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -103,6 +104,39 @@ void check_log_svg_replaceable(const std::string& log_path) {
         fmt::format("--log {}: its loss curves would replace {}, which is not an "
                     "earlier run's curves (move it, or give --log another name)",
                     log_path, svg));
+}
+
+// Whether the file at `path` holds `text` (a --save written before another output failed).
+bool file_holds(const std::string& path, const std::string& text) {
+  try {
+    return read_file(path, text.size() + 1) == text;
+  } catch (const FileError&) {
+    return false;
+  }
+}
+
+// A --save that could not be written at the end of a training: the model goes to the temporary
+// folder ($TMPDIR, else /tmp) under a new name instead, so that the training is not lost. Returns
+// what to add to the error ("; the trained model was written to PATH instead"), or nothing when
+// that failed too.
+std::string rescue_model(const std::string& text) {
+  std::error_code no_temp;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path(no_temp);
+  if (no_temp) return {};
+  for (int n = 0; n < 100; ++n) {
+    const std::string path = (dir / fmt::format("dlca-model-{}-{}.json", ::getpid(), n)).string();
+    std::error_code error;
+    if (std::filesystem::symlink_status(path, error).type() !=
+        std::filesystem::file_type::not_found)
+      continue;  // never replaces a file
+    try {
+      write_file_atomically(path, text);
+    } catch (const FileError&) {
+      return {};
+    }
+    return "; the trained model was written to " + path + " instead";
+  }
+  return {};
 }
 
 }  // namespace
@@ -288,6 +322,18 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     return model_file_text(trainer().model(), &state, &record);
   };
   const auto save = [&] { write_file_atomically(options.save_path, checkpoint_text()); };
+  // A write during the run that fails (a disk full for a while, a folder removed) does not end the
+  // training: it is reported once and tried again; the writes at the end must succeed.
+  std::set<std::string> reported_failures;
+  const auto write_during_run = [&](const std::function<void()>& write) {
+    try {
+      write();
+    } catch (const FileError& e) {
+      if (reported_failures.insert(e.what()).second)
+        std::fprintf(stderr, "%swarning: %s; training goes on and writes it again later\n",
+                     live ? "\r\033[K" : "", e.what());
+    }
+  };
   double last_draw = -1, last_log_write = 0;
   std::vector<double> round_ms;  // wall time of each epoch of all candidates together
   while (trainer().epoch() < options.epochs && !solved() && !stop_requested()) {
@@ -349,12 +395,12 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
           << std::flush;
     }
     if (!options.log_path.empty() && now - last_log_write > 5.0) {
-      write_log();  // keep the log current on long runs
+      write_during_run(write_log);  // keep the log current on long runs
       last_log_write = now;
     }
     if (!options.save_path.empty() && options.checkpoint_every > 0 &&
         done % options.checkpoint_every == 0 && !last)
-      save();
+      write_during_run(save);
   }
   if (live) std::fprintf(stderr, "\n");
   summary.stop_signal = options.handle_signals ? StopSignals::signal_number() : 0;
@@ -405,19 +451,27 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
 
   // Every output is written to its temporary first and the files are replaced only once all are
   // written, so a run that fails on one (a full disk, /dev/full) replaces none of the others.
-  OutputGroup outputs;
-  if (!options.log_path.empty()) add_log_outputs(outputs);
-  if (!options.histogram_path.empty())
-    outputs.add(options.histogram_path,
-                gate_histogram_svg(
-                    summary.perception_op_counts, summary.update_op_counts,
-                    fmt::format("{}: hard gates by op (A and B left out)", summary.experiment)));
-  if (!options.gif_path.empty())
-    outputs.add(rollout_gif_uncommitted(model, trainer().task(), options.gif_path));
-  if (!options.save_path.empty()) outputs.add(options.save_path, checkpoint_text());
-  if (!options.summary_path.empty())
-    outputs.add(options.summary_path, summary.to_json().dump(2) + "\n");
-  outputs.commit();
+  const std::string saved_text = options.save_path.empty() ? std::string() : checkpoint_text();
+  try {
+    OutputGroup outputs;
+    if (!options.log_path.empty()) add_log_outputs(outputs);
+    if (!options.histogram_path.empty())
+      outputs.add(options.histogram_path,
+                  gate_histogram_svg(
+                      summary.perception_op_counts, summary.update_op_counts,
+                      fmt::format("{}: hard gates by op (A and B left out)", summary.experiment)));
+    if (!options.gif_path.empty())
+      outputs.add(rollout_gif_uncommitted(model, trainer().task(), options.gif_path));
+    if (!options.save_path.empty()) outputs.add(options.save_path, saved_text);
+    if (!options.summary_path.empty())
+      outputs.add(options.summary_path, summary.to_json().dump(2) + "\n");
+    outputs.commit();
+  } catch (const FileError& e) {
+    if (!options.rescue_unsaved_model || options.save_path.empty() ||
+        file_holds(options.save_path, saved_text))
+      throw;
+    throw FileError(e.what() + rescue_model(saved_text));
+  }
 
   out << fmt::format("{} on {}: {} epochs{}{} in {} ({:.2f} ms/epoch median)\n", summary.experiment,
                      summary.backend, summary.epochs,

@@ -40,6 +40,10 @@ struct TrainingRunOptions {
   // Ctrl-C and SIGTERM stop the run after its epoch (a second one ends the process). A caller that
   // handles signals itself (the Python module, through on_epoch) turns this off.
   bool handle_signals = true;
+  // A --save that cannot be written at the end (a full disk, its folder removed) is written to
+  // the temporary folder instead and the error says where (the command-line programs; the Python
+  // module hands the model over with its exception instead).
+  bool rescue_unsaved_model = false;
   // The --tile-cells a CPU run was given (none: automatic), recorded in its checkpoints
   // (TrainingState::tile_cells).
   std::optional<int> tile_cells;
