@@ -61,22 +61,32 @@ def _json_default(value):
     raise TypeError("%r (%s) is not a JSON value" % (value, type(value).__name__))
 
 
-def _check_finite(value, where):
-    """JSON has no NaN or infinity: refuse them here, naming the key, as the programs do."""
+_JSON_LEAVES = (type(None), bool, int, float, str, _np.generic, _np.ndarray)
+
+
+def _check_value(value, where):
+    """What JSON cannot carry, refused here with the key named, as the programs do: NaN and
+    infinity, integers beyond 64 bits (JSON readers take them as floats), and values of other
+    types (a complex number, an object)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -2**63 <= value < 2**64:
+        raise ConfigError("%s: %d is out of range (integers are from -2**63 to 2**64-1)"
+                          % (where, value))
+    if not isinstance(value, _JSON_LEAVES + (dict, list, tuple)):
+        raise TypeError("%s: %r (%s) is not a JSON value" % (where, value, type(value).__name__))
     if isinstance(value, (float, _np.floating)) and not _math.isfinite(value):
         raise ConfigError("%s: must be a finite number, got %r" % (where, float(value)))
     if isinstance(value, _np.ndarray) and value.dtype.kind == "f" and not _np.isfinite(value).all():
         raise ConfigError("%s: must hold finite numbers only" % where)
     if isinstance(value, dict):
         for key, item in value.items():
-            _check_finite(item, key if where in ("experiment", "config", "task") else where)
+            _check_value(item, key if where in ("experiment", "config", "task") else where)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            _check_finite(item, where)
+            _check_value(item, where)
 
 
 def _dumps(value, where="config"):
-    _check_finite(value, where)
+    _check_value(value, where)
     return _json.dumps(value, default=_json_default, allow_nan=False)
 
 

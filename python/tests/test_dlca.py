@@ -359,7 +359,15 @@ class ErrorTest(Scratch):
                 (lambda: dlca.train("checkerboard_sync", epochs=1, print_every=True), TypeError,
                  "^print_every: must be an integer"),
                 (lambda: dlca.experiment("checkerboard_sync").with_config("not json"), ValueError,
-                 "^config: not valid JSON")]:
+                 "^config: not valid JSON"),
+                # What JSON cannot carry names its key (a complex number was "1j (complex) is
+                # not a JSON value"; a seed of 2**64 was shown as a float).
+                (lambda: dlca.train("checkerboard_sync", epochs=1, lr=1j), TypeError,
+                 r"^lr: 1j \(complex\) is not a JSON value$"),
+                (lambda: dlca.experiment({"config": {"lr": 1j}}), TypeError, "^lr: 1j"),
+                (lambda: dlca.train("checkerboard_sync", epochs=1, seed=2**64), dlca.ConfigError,
+                 r"^seed: 18446744073709551616 is out of range \(integers are from -2\*\*63 to "
+                 r"2\*\*64-1\)$")]:
             with self.assertRaisesRegex(kind, message):
                 call()
         with self.assertRaisesRegex(TypeError, "steps: must be an integer"):
