@@ -21,10 +21,14 @@ inline void put32(std::string& out, uint32_t v) {
   for (int s = 24; s >= 0; s -= 8) out.push_back(char((v >> s) & 0xFF));
 }
 
-// color_type: 0 grey, 2 RGB, 4 grey+alpha, 6 RGBA; samples row-major, channels interleaved.
+// color_type: 0 grey, 2 RGB, 3 palette indices (bit depth 8; no PLTE chunk: see
+// palette_png_bytes), 4 grey+alpha, 6 RGBA; samples row-major, channels interleaved.
 inline std::string png_bytes(uint32_t width, uint32_t height, int color_type, int bit_depth,
                              const std::vector<uint16_t>& samples) {
-  const int channels = color_type == 0 ? 1 : color_type == 2 ? 3 : color_type == 4 ? 2 : 4;
+  const int channels = color_type == 0 || color_type == 3 ? 1
+                       : color_type == 2                  ? 3
+                       : color_type == 4                  ? 2
+                                                          : 4;
   std::string raw;
   for (uint32_t y = 0; y < height; ++y) {
     raw.push_back(0);  // filter: none
@@ -64,6 +68,22 @@ inline std::string png_bytes(uint32_t width, uint32_t height, int color_type, in
   ihdr += {char(bit_depth), char(color_type), 0, 0, 0};
   return std::string("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", ihdr) + chunk("IDAT", z) +
          chunk("IEND", "");
+}
+
+// A chunk of `type` holding `data` put in after the IHDR chunk.
+inline std::string with_chunk_after_header(std::string png, const std::string& type,
+                                           const std::string& data) {
+  std::string chunk;
+  put32(chunk, uint32_t(data.size()));
+  chunk += type + data;
+  put32(chunk, crc32(type + data));
+  return png.insert(8 + 25, chunk);
+}
+
+// A palette image at bit depth 8: `palette` holds its colours' RGB bytes, `indices` one per pixel.
+inline std::string palette_png_bytes(uint32_t width, uint32_t height, const std::string& palette,
+                                     const std::vector<uint16_t>& indices) {
+  return with_chunk_after_header(png_bytes(width, height, 3, 8, indices), "PLTE", palette);
 }
 
 // The same bytes with every chunk's CRC recomputed (after a test edited a chunk on purpose).

@@ -67,6 +67,26 @@ TEST_CASE("every PNG kind loads to premultiplied RGB") {
   }
 }
 
+TEST_CASE("palette images: indices beyond the palette are refused, not read as any colour") {
+  // Two colours that the loader's own marker colour for unused indices must not be taken for.
+  const std::string palette("\x00\x00\x00\x00\x00\x01", 6);
+  const Image image = load_bytes(testing::palette_png_bytes(2, 1, palette, {1, 0}));
+  REQUIRE(image.width == 2);
+  CHECK(image.rgb[2] == doctest::Approx(1.0f / 255));
+  CHECK(image.rgb[5] == 0.0f);
+  // stb_image read such a pixel from memory it never set.
+  CHECK(refusal(testing::palette_png_bytes(2, 2, palette, {0, 1, 1, 7})) ==
+        "dlca_test_bad.png: corrupt PNG (pixel (1, 1) has a palette index beyond the 2 colours "
+        "of its PLTE chunk)");
+  CHECK(refusal(testing::with_chunk_after_header(testing::palette_png_bytes(1, 1, palette, {0}),
+                                                 "PLTE", palette)) ==
+        "dlca_test_bad.png: corrupt PNG (a second PLTE chunk at byte 51)");
+  // A full palette of 256 colours: every index is in it.
+  std::string full;
+  for (int k = 0; k < 256; ++k) full += {char(k), char(k), char(k)};
+  CHECK(load_bytes(testing::palette_png_bytes(1, 1, full, {255})).rgb[0] == 1.0f);
+}
+
 TEST_CASE("area resizing averages blocks") {
   Image image{4, 2, std::vector<float>(4 * 2 * 3, 0.0f)};
   for (int x : {0, 1}) image.rgb[(0 * 4 + x) * 3] = 1.0f;  // top-left 2x1 red

@@ -4,9 +4,11 @@
 // to no more than that size, all before any pixel memory is allocated.
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -161,7 +163,10 @@ std::vector<std::pair<size_t, uint32_t>> check_chunks(const std::string& path,
     if (crc != be32(bytes, at + 8 + length))
       throw fail(fmt::format("corrupt PNG (CRC mismatch in chunk {} at byte {})", type, at));
     if (first) check_header_fields(path, bytes);
-    if (type == "PLTE") palette = true;
+    if (type == "PLTE") {
+      if (palette) throw fail(fmt::format("corrupt PNG (a second PLTE chunk at byte {})", at));
+      palette = true;
+    }
     if (type == "IDAT") {
       if (uint8_t(bytes[25]) == 3 && !palette)
         throw fail("corrupt PNG (a palette image without a PLTE chunk before its data)");
@@ -172,6 +177,51 @@ std::vector<std::pair<size_t, uint32_t>> check_chunks(const std::string& path,
       return idat;
     }
     at += 12 + size_t(length);
+  }
+}
+
+// A palette image whose pixels index beyond its palette breaks the PNG rules, and stb_image gives
+// such pixels whatever its palette buffer held (memory it never set). The palette is padded to
+// every index the bit depth can hold with one colour it does not have, so that such a pixel
+// decodes to that colour and is found. `bytes` has passed check_chunks.
+struct PaddedPalette {
+  std::string bytes;       // the file with the padded PLTE chunk
+  uint8_t unused[3] = {};  // the colour of the padding
+  uint32_t colours = 0;    // entries of the file's own palette
+};
+std::optional<PaddedPalette> pad_palette(const std::string& bytes) {
+  if (uint8_t(bytes[25]) != 3) return std::nullopt;
+  const uint32_t indices = 1u << uint8_t(bytes[24]);
+  for (size_t at = 8;; at += 12 + size_t(be32(bytes, at))) {
+    const uint32_t length = be32(bytes, at);
+    const std::string type = bytes.substr(at + 4, 4);
+    if (type == "IDAT" || type == "IEND") return std::nullopt;
+    if (type != "PLTE") continue;
+    PaddedPalette padded;
+    padded.colours = length / 3;
+    if (length % 3 != 0 || padded.colours >= indices) return std::nullopt;  // stb says the first
+    // A colour the palette does not have: among 257 colours one is free.
+    std::vector<bool> taken(257, false);
+    for (uint32_t k = 0; k < padded.colours; ++k) {
+      const size_t rgb = at + 8 + 3 * k;
+      if (bytes[rgb] == 0 && bytes[rgb + 1] == 0) taken[uint8_t(bytes[rgb + 2])] = true;
+      if (bytes[rgb] == 0 && uint8_t(bytes[rgb + 1]) == 1 && bytes[rgb + 2] == 0) taken[256] = true;
+    }
+    const int free = int(std::find(taken.begin(), taken.end(), false) - taken.begin());
+    padded.unused[1] = free == 256 ? 1 : 0;
+    padded.unused[2] = free == 256 ? 0 : uint8_t(free);
+    std::string chunk = bytes.substr(at + 4, 4 + length);
+    for (uint32_t k = padded.colours; k < indices; ++k)
+      chunk.append(reinterpret_cast<const char*>(padded.unused), 3);
+    const uint32_t new_length = 3 * indices;
+    const uLong crc = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(chunk.data()),
+                            uInt(chunk.size()));
+    const auto big_endian = [](uint32_t v) {
+      return std::string{char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+    };
+    padded.bytes = bytes.substr(0, at) + big_endian(new_length) + chunk +
+                   big_endian(uint32_t(crc)) + bytes.substr(at + 12 + length);
+    return padded;
   }
 }
 
@@ -207,11 +257,13 @@ Image load_png(const std::string& path) {
         path, header_w, header_h, format_bytes(pixels * uint64_t(kPngDecodeBytesPerPixel)),
         kMaxImageSide, kMaxImagePixels));
   check_image_data_size(path, bytes, idat);
-  const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
+  const std::optional<PaddedPalette> padded = pad_palette(bytes);
+  const std::string& decoded = padded ? padded->bytes : bytes;
+  const auto* data = reinterpret_cast<const stbi_uc*>(decoded.data());
   int w = 0, h = 0, channels = 0;
   // 16 bits per channel are kept; everything becomes RGBA.
   std::unique_ptr<stbi_us, void (*)(void*)> pixels16(
-      stbi_load_16_from_memory(data, int(bytes.size()), &w, &h, &channels, 4), stbi_image_free);
+      stbi_load_16_from_memory(data, int(decoded.size()), &w, &h, &channels, 4), stbi_image_free);
   if (!pixels16) {
     // stb_image's reasons are terse ("Corrupt PNG" for most damage to the image data).
     const std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "";
@@ -223,6 +275,16 @@ Image load_png(const std::string& path) {
   }
   if (uint32_t(w) != header_w || uint32_t(h) != header_h)
     throw FileError(path + ": corrupt PNG (decoded size differs from the header)");
+  if (padded)
+    for (size_t i = 0; i < size_t(w) * h; ++i) {
+      const stbi_us* pixel = pixels16.get() + i * 4;
+      if (pixel[0] == padded->unused[0] * 257 && pixel[1] == padded->unused[1] * 257 &&
+          pixel[2] == padded->unused[2] * 257 && pixel[3] == 65535)
+        throw FileError(fmt::format(
+            "{}: corrupt PNG (pixel ({}, {}) has a palette index beyond the {} colours of its "
+            "PLTE chunk)",
+            path, i % size_t(w), i / size_t(w), padded->colours));
+    }
   Image image{w, h, std::vector<float>(size_t(w) * h * 3)};
   for (size_t i = 0; i < size_t(w) * h; ++i) {
     const float alpha = pixels16.get()[i * 4 + 3] / 65535.0f;
