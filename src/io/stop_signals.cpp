@@ -1,4 +1,4 @@
-// SIGINT/SIGTERM handling (see stop_signals.hpp): sigaction, async-signal-safe handler, RAII
+// SIGINT/SIGTERM/SIGHUP handling (see stop_signals.hpp): sigaction, async-signal-safe handler, RAII
 // restore.
 #include "dlca/io/stop_signals.hpp"
 
@@ -33,11 +33,16 @@ StopSignals::StopSignals(bool graceful) : graceful_before_(g_graceful.load()) {
   action.sa_flags = SA_RESTART;
   ::sigaction(SIGINT, &action, &interrupt_);
   ::sigaction(SIGTERM, &action, &terminate_);
+  // A closed terminal (SIGHUP) stops like SIGTERM, unless the program was started not to mind it
+  // (nohup).
+  ::sigaction(SIGHUP, nullptr, &hangup_);
+  if (hangup_.sa_handler != SIG_IGN) ::sigaction(SIGHUP, &action, nullptr);
 }
 
 StopSignals::~StopSignals() {
   ::sigaction(SIGINT, &interrupt_, nullptr);
   ::sigaction(SIGTERM, &terminate_, nullptr);
+  ::sigaction(SIGHUP, &hangup_, nullptr);
   g_graceful = graceful_before_;
 }
 

@@ -30,7 +30,7 @@ dlca_cli_test(files.resume_save_same sh -c "${model_m} && ${train} --epochs 2 --
 set_tests_properties(files.resume_save_same PROPERTIES PASS_REGULAR_EXPRESSION "2 epochs \\(resumed at epoch 1\\)")
 dlca_cli_test(files.input_is_directory sh -c "mkdir d && ${expect} '^dlca_run: d: is a directory$' ${run} --model d")
 
-foreach(case sigterm second_signal run_sigterm stale_temporary fifo device)
+foreach(case sigterm sighup nohup second_signal run_sigterm stale_temporary fifo device)
   dlca_cli_test(files.${case} ${files_sh} ${case} ${bin})
   set_tests_properties(files.${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "ok: ${case}\n")

@@ -18,15 +18,16 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 trap 'kill $(jobs -p) 2>/dev/null' EXIT  # never leave a program running
 
 case $case_name in
-sigterm)  # SIGTERM stops after the current epoch and still writes every output.
+sigterm | sighup)  # SIGTERM, or a closed terminal, stops after the epoch and writes every output.
+  if [ "$case_name" = sighup ]; then signal=HUP wanted=129; else signal=TERM wanted=143; fi
   "$train" --size 24 --epochs 1000000 --quiet --log l.csv --summary s.json --save m.json \
     --histogram h.svg >out.txt 2>&1 &
   pid=$!
   sleep 1.5
-  kill -TERM $pid
+  kill -$signal $pid
   wait $pid
   status=$?
-  [ $status -eq 143 ] || fail "exit status $status, expected 143; $(cat out.txt)"
+  [ $status -eq $wanted ] || fail "exit status $status, expected $wanted; $(cat out.txt)"
   grep -q '"interrupted": true' s.json || fail "no complete summary"
   grep -q '"epoch":' m.json || fail "no checkpoint"
   head -1 l.csv | grep -q '^epoch,soft_loss' && [ -s l.svg ] && grep -q perception h.svg ||
@@ -34,6 +35,18 @@ sigterm)  # SIGTERM stops after the current epoch and still writes every output.
   grep -q "(interrupted)" out.txt || fail "no interrupted summary line"
   no_temporaries
   "$bin/dlca_export" --model m.json >/dev/null || fail "the checkpoint does not load"
+  ;;
+nohup)  # Under nohup a closed terminal changes nothing: the training goes on.
+  nohup "$train" --size 24 --epochs 1000000 --quiet --summary s.json >out.txt 2>&1 &
+  pid=$!
+  sleep 1
+  kill -HUP $pid
+  sleep 0.5
+  kill -0 $pid 2>/dev/null || fail "SIGHUP stopped a run started under nohup"
+  kill -TERM $pid
+  wait $pid
+  status=$?
+  [ $status -eq 143 ] || fail "exit status $status, expected 143; $(cat out.txt)"
   ;;
 second_signal)  # A second SIGINT during a long epoch ends the run at once, writing nothing.
   "$train" --size 128 --steps 40 --threads 1 --epochs 1000 --quiet --summary s.json \

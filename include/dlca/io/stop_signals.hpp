@@ -1,7 +1,9 @@
-// SIGINT and SIGTERM for the command-line programs, installed for a scope and restored after it
+// SIGINT, SIGTERM and SIGHUP (unless ignored, as under nohup) for the command-line programs,
+// installed for a scope and restored after it
 // (also when it is left by an exception). Graceful: the first signal only asks the program to stop
 // (stop_requested()); a second one, or any signal when not graceful, removes the temporary files
-// being written (remove_temporary_files) and ends the process by the signal (status 130 / 143).
+// being written (remove_temporary_files) and ends the process by the signal (status 130 / 143 /
+// 129).
 #pragma once
 
 #include <csignal>
@@ -24,7 +26,7 @@ class StopSignals {
 
  private:
   struct sigaction interrupt_ {
-  }, terminate_{};
+  }, terminate_{}, hangup_{};
   bool graceful_before_ = false;
 };
 
