@@ -252,10 +252,12 @@ int simulate(const Options& o) {
     }
   }
   if (image_task && (task.height != height || task.width != width)) {
+    const std::string why = fmt::format("the model's image target is {}x{}, the grid {}x{}",
+                                        task.width, task.height, width, height);
     if (!o.csv_path.empty())
-      throw dlca::cli::UsageError(fmt::format(
-          "--csv: the model's image target is {}x{}, the grid {}x{}: give --target FILE.png",
-          task.width, task.height, width, height));
+      throw dlca::cli::UsageError(fmt::format("--csv: {}: give --target FILE.png", why));
+    if (!o.quiet) std::cout << "error against the model's target: not counted (" << why << ")\n";
+    image_task = false;  // its rows are not the grid's
   } else if (image_task) {
     target = "the model's target (" + describe_task(task) +
              (trained_planes != target_planes

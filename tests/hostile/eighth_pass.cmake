@@ -13,3 +13,13 @@ dlca_cli_test(hostile.eighth.unwritable_save_keeps_model sh -c "mkdir t && TMPDI
   --summary r.json > /dev/null && grep -c '\"resumed_from_epoch\": 4' r.json")
 set_tests_properties(hostile.eighth.unwritable_save_keeps_model PROPERTIES PASS_REGULAR_EXPRESSION
   "^status 1\nwarning: /dev/full: write failed \\(No space left on device\\)[;] training goes on and writes it again later\ndlca[_ ]train: /dev/full: write failed \\(No space left on device\\)[;] the trained model was written to /.*/t/dlca-model-[0-9]+-0.json instead\n1\n$")
+set(e_run $<TARGET_FILE:dlca_run>)
+set(e_image_model "$<TARGET_FILE:train_image> --preset colored_g --channels 8 --steps 2 \
+  --epochs 1 --threads 1 --quiet --save g.json > /dev/null")
+
+# dlca run on an image model at a size other than its target's copied the target's rows at the
+# grid's size: past the end of the target (a segmentation fault on a 4096x4096 grid).
+dlca_cli_test(hostile.eighth.run_image_model_other_size sh -c "${e_image_model} && ${e_run} \
+  --model g.json --size 40 --steps 1 --threads 1")
+set_tests_properties(hostile.eighth.run_image_model_other_size PROPERTIES PASS_REGULAR_EXPRESSION
+  "^error against the model's target: not counted \\(the model's image target is 16x16, the grid 40x40\\)\n")
