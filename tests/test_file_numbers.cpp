@@ -40,6 +40,9 @@ TEST_CASE("integer fields of a configuration must be integers of the right sign"
   CHECK(config_refusal("seed", -1) == "seed: must be a non-negative integer, got -1");
   CHECK(config_refusal("width", 4294967296LL) ==
         "width: must be at most 2147483647, got 4294967296");
+  // Beyond 64 bits the JSON reader holds a float: too large, not "a non-negative integer".
+  CHECK(config_refusal("seed", nlohmann::json::parse("18446744073709551616")) ==
+        "seed: must be at most 18446744073709551615, got 1.8446744073709552e+19");
   CHECK(config_refusal("perception_layers", {9, 8, 4, 2.5}) ==
         "perception_layers[3]: must be a positive integer, got 2.5");
   CHECK(config_refusal("loss_channels", {true}) ==

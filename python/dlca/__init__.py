@@ -27,7 +27,7 @@ import os as _os
 
 import numpy as _np
 
-from ._dlca import ConfigError, FileError, Model, TrainingDiverged, experiment_names
+from ._dlca import ConfigError, FileError, Model, TrainingDiverged
 from . import _dlca
 
 __all__ = ["train", "load", "experiment", "experiment_names", "data_dir", "read_cells", "Model",
@@ -47,6 +47,11 @@ class TrainingInterrupted(KeyboardInterrupt):
 RUN_OPTIONS = ("threads", "backend", "device", "log", "save", "summary", "gif", "histogram",
                "resume", "max_memory", "checkpoint_every", "keep_activations", "tile_cells")
 _BACKENDS = ("cpu", "vulkan", "auto")
+
+
+def experiment_names():
+    """The experiments data_dir() holds, by name (experiment(name) loads one)."""
+    return _dlca.experiment_names()
 
 
 def data_dir():
@@ -193,6 +198,9 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
             config_options[key] = value
     if "device" in options and options.get("backend", "cpu") == "cpu":  # as the programs refuse it
         raise ValueError("device: the CPU backend has no devices (give backend='vulkan' or 'auto')")
+    for key in ("tile_cells", "keep_activations"):  # CPU backend options, as the programs say
+        if key in options and options.get("backend") == "vulkan":
+            raise ValueError("%s: a CPU backend option, with no effect with backend='vulkan'" % key)
     exp = _configured(experiment(source), config_options)
 
     def each_epoch(epoch, soft_loss, hard_loss, active_gates):
@@ -313,6 +321,23 @@ def _run(self, start, steps, async_=None, fire_rate=None, seed=None, periodic=No
                                None if periodic is None else bool(periodic))
 
 
+def _export_text(self, format, name=""):
+    """The pruned hard circuit as text: format c, verilog, digitaljs or html; name: the C or
+    Verilog identifier (default: the experiment's)."""
+    if not isinstance(format, str):
+        raise TypeError("format: must be c, verilog, digitaljs or html, got %r" % (format,))
+    if not isinstance(name, str):
+        raise TypeError("name: must be text (a C or Verilog identifier), got %r" % (name,))
+    return Model._export_text_compiled(self, _no_nul("format", format), _no_nul("name", name))
+
+
+def _with_config(self, text):
+    """This experiment with its configuration replaced by `text` (JSON, as config_json())."""
+    if not isinstance(text, str):
+        raise TypeError("with_config: must be JSON text (str), got %r" % (text,))
+    return Experiment._with_config_compiled(self, _no_nul("with_config", text))
+
+
 def _save(self, path):
     """Writes the model (a resumable checkpoint when it was trained or loaded as one) atomically."""
     Model._save_compiled(self, _path("path", path))
@@ -322,6 +347,10 @@ def _save(self, path):
 if not hasattr(Model, "_save_compiled"):
     Model._save_compiled = Model.save
     Model._run_compiled = Model.run
+    Model._export_text_compiled = Model.export_text
+    Experiment._with_config_compiled = Experiment.with_config
 Model.save = _save
 Model.run = _run
 Model.export = _export
+Model.export_text = _export_text
+Experiment.with_config = _with_config

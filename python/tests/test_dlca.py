@@ -365,6 +365,15 @@ class ErrorTest(Scratch):
                 (lambda: dlca.train("checkerboard_sync", epochs=1, lr=1j), TypeError,
                  r"^lr: 1j \(complex\) is not a JSON value$"),
                 (lambda: dlca.experiment({"config": {"lr": 1j}}), TypeError, "^lr: 1j"),
+                # pybind's own several-line "incompatible function arguments" before.
+                (lambda: model.export_text(5), TypeError, "^format: must be c, verilog"),
+                (lambda: model.export_text("c", 5), TypeError, "^name: must be text"),
+                (lambda: dlca.experiment("checkerboard_sync").with_config(None), TypeError,
+                 r"^with_config: must be JSON text \(str\), got None$"),
+                (lambda: dlca.experiment_names(1), TypeError, "takes 0 positional arguments"),
+                (lambda: dlca.train("checkerboard_sync", epochs=1, backend="vulkan", tile_cells=8),
+                 ValueError, "^tile_cells: a CPU backend option, with no effect with "
+                 "backend='vulkan'$"),
                 (lambda: dlca.train("checkerboard_sync", epochs=1, seed=2**64), dlca.ConfigError,
                  r"^seed: 18446744073709551616 is out of range \(integers are from -2\*\*63 to "
                  r"2\*\*64-1\)$")]:

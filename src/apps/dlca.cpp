@@ -40,7 +40,7 @@ int run_tool(Tool tool, const std::string& program, std::vector<std::string> arg
 }
 
 int train(std::vector<std::string> args) {
-  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+  if (!args.empty() && (args[0].empty() || args[0][0] != '-')) {
     const std::string experiment = args[0];
     for (const Preset& preset : kTrainPresets)
       if (experiment == preset.name) {

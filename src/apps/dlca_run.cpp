@@ -295,12 +295,20 @@ int simulate(const Options& o) {
     gif.emplace(o.gif_path, 100);
     gif->add_frame(draw_grid(*grid, o.rgb, zoom));
   }
+  // The CSV goes to its temporary as the run goes, 64 KiB at a time: a long run's rows are not
+  // held in memory.
+  std::unique_ptr<OutputFile> csv_file;
+  if (!o.csv_path.empty()) csv_file = std::make_unique<OutputFile>(o.csv_path);
   std::string csv = target.empty() ? "step,alive\n" : "step,error,alive\n";
   const auto log_step = [&](int step) {
     csv += target.empty() ? fmt::format("{},{}\n", step, grid->count(0))
                           : fmt::format("{},{},{}\n", step, error(), grid->count(0));
+    if (csv.size() >= (size_t(1) << 16)) {
+      csv_file->write(csv);
+      csv.clear();
+    }
   };
-  log_step(0);
+  if (csv_file) log_step(0);
   double step_seconds = 0;
   for (int s = 0; s < o.steps; ++s) {
     const auto start = std::chrono::steady_clock::now();
@@ -318,14 +326,17 @@ int simulate(const Options& o) {
                            o.damage_random, o.damage_random);
     }
     step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!o.csv_path.empty()) log_step(s + 1);
+    if (csv_file) log_step(s + 1);
     if (gif && ((s + 1) % o.gif_every == 0 || s + 1 == o.steps))
       gif->add_frame(draw_grid(*grid, o.rgb, zoom));
   }
 
   // All outputs are written before any replaces its file: a failure on one replaces none.
   OutputGroup outputs;
-  if (!o.csv_path.empty()) outputs.add(o.csv_path, csv);
+  if (csv_file) {
+    csv_file->write(csv);
+    outputs.add(std::move(csv_file));
+  }
   if (gif) outputs.add(gif->finish_uncommitted());
   if (!o.png_path.empty())
     outputs.add(o.png_path, png_bytes(o.png_path, draw_grid(*grid, o.rgb, 1)));
@@ -399,7 +410,7 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
                      "zero a centred N x N block after every step (or the first --damage-steps)")
           ->transform(dlca::cli::positive_integer());
   app.add_option("--damage-steps", o.damage_steps, "damage only after the first N steps")
-      ->transform(dlca::cli::non_negative_integer())
+      ->transform(dlca::cli::positive_integer())
       ->needs(damage_block);
   app.add_option("--damage-random", o.damage_random,
                  "zero a random N x N square after every step (the paper's robustness test: 10, "
@@ -433,6 +444,15 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   if (o.model_path.empty() && o.circuit_path.empty()) {
     std::fprintf(stderr, "%s: give --model FILE or --circuit FILE.json\n", program);
+    return dlca::cli::kExitUsage;
+  }
+  // Options that would change nothing: refused, not ignored.
+  const char* without_effect = o.rgb && o.png_path.empty() && o.gif_path.empty()
+                                   ? "--rgb: draws the --png and --gif pictures; give one of them"
+                               : o.time && o.steps == 0 ? "--time: no steps to time (--steps 0)"
+                                                        : nullptr;
+  if (without_effect) {
+    std::fprintf(stderr, "%s: %s\n", program, without_effect);
     return dlca::cli::kExitUsage;
   }
   const StopSignals signals(false);  // a signal removes the temporary files, then ends the run

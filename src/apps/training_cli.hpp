@@ -49,6 +49,10 @@ struct TrainingCli {
   std::vector<std::pair<CLI::Option*, int ExperimentConfig::*>> schedule_epochs;
   // Options whose values `robust` would otherwise fill in (GivenOptions).
   CLI::Option* adam_eps_option = nullptr;
+  // Options that change nothing in some runs: refused there (CPU backend options on a Vulkan run,
+  // --print-every with --quiet).
+  CLI::Option* print_every_option = nullptr;
+  std::vector<CLI::Option*> cpu_only_options;
   std::vector<CLI::Option*> schedule_options;
   // Files the program reads (--config, --target, ...), checked against the outputs before work.
   std::vector<NamedPath> inputs;
@@ -175,16 +179,20 @@ struct TrainingCli {
     app.add_option("--gif", run.gif_path, "write an animated GIF of the trained hard rule");
     app.add_option("--histogram", run.histogram_path,
                    "write the per-op gate histogram (perception, update) as SVG");
-    app.add_flag("--keep-activations", keep_activations,
-                 "store every step's activations instead of recomputing them (more memory)");
-    app.add_option(
-           "--tile-cells", backend.tile_cells,
-           "cells per parallel tile (0 = automatic); sets the order of float sums, so a --resume "
-           "is bit-identical only with the same value")
-        ->transform(non_negative_integer());
-    app.add_option("--print-every", run.print_every, "epochs between lines when not on a terminal")
-        ->capture_default_str()
-        ->transform(positive_integer());
+    cpu_only_options.clear();
+    cpu_only_options.push_back(
+        app.add_flag("--keep-activations", keep_activations,
+                     "store every step's activations instead of recomputing them (more memory)"));
+    cpu_only_options.push_back(
+        app.add_option(
+               "--tile-cells", backend.tile_cells,
+               "cells per parallel tile (0 = automatic); sets the order of float sums, so a "
+               "--resume is bit-identical only with the same value")
+            ->transform(non_negative_integer()));
+    print_every_option = app.add_option("--print-every", run.print_every,
+                                        "epochs between lines when not on a terminal")
+                             ->capture_default_str()
+                             ->transform(positive_integer());
     app.add_flag("--quiet", run.quiet, "no progress output");
     app.add_option("--max-memory", max_memory,
                    "memory the run may use, e.g. 4G (default: what is available); a run that "
@@ -203,6 +211,14 @@ struct TrainingCli {
         throw UsageError("--profile: profiles the Vulkan backend; give --backend vulkan or auto");
       if (run.checkpoint_every > 0 && run.save_path.empty())
         throw UsageError("--checkpoint-every: needs --save FILE to write to");
+      if (run.quiet && print_every_option->count() > 0)
+        throw UsageError("--print-every: has no effect with --quiet");
+      if (choice.kind == "vulkan")
+        for (const CLI::Option* option : cpu_only_options)
+          if (option->count() > 0)
+            throw UsageError(
+                fmt::format("{}: a CPU backend option, with no effect with --backend vulkan",
+                            option->get_name()));
       std::vector<NamedPath> all_inputs = inputs;
       all_inputs.push_back({"--resume", resume_path});
       check_output_paths(all_inputs, training_output_paths(run), {{"--resume", "--save"}});

@@ -19,6 +19,11 @@ std::string integer_problem(const nlohmann::json& value, int64_t low, uint64_t h
       !value.is_number_integer() ||
       (value.is_number_unsigned() ? low > 0 && value.get<uint64_t>() < uint64_t(low)
                                   : value.get<int64_t>() < low);
+  // A whole number beyond 64 bits: the JSON reader keeps it as a float; it is too large, not
+  // of the wrong kind.
+  if (value.is_number_float() && std::isfinite(value.get<double>()) &&
+      value.get<double>() >= 0x1p64 && std::floor(value.get<double>()) == value.get<double>())
+    return fmt::format("must be at most {}, got {}", high, brief_json(value));
   if (too_low) return fmt::format("must be {}, got {}", wanted, brief_json(value));
   const uint64_t magnitude = value.is_number_unsigned()
                                  ? value.get<uint64_t>()

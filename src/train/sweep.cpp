@@ -284,11 +284,14 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
     const auto& [options, json] = grid[c];
     std::string configuration;
     try {
-      configuration = config_to_json(config_from_json(json)).dump();
+      nlohmann::json trained = config_to_json(config_from_json(json));
+      trained.erase("name");  // a label: it changes nothing that is trained
+      configuration = trained.dump();
     } catch (const ConfigError& e) {
       throw ConfigError(fmt::format("--set {}: {}", brief_text(options, 120), e.what()));
     }
-    // Values written differently but read the same (1e-8 and 1e-08) would run one thing twice.
+    // Values written differently but read the same (1e-8 and 1e-08), or only the name changed,
+    // would run one thing twice.
     const auto [same, fresh] = resolved.emplace(configuration, options);
     if (!fresh)
       throw ConfigError(fmt::format("--set: {} and {} give the same configuration",
