@@ -7,8 +7,10 @@
 #include "dlca/core/config.hpp"
 #include "dlca/core/model.hpp"
 #include "dlca/io/atomic_file.hpp"
+#include "dlca/train/experiment_file.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/sweep.hpp"
+#include "png_writer.hpp"
 #include "scratch_dir.hpp"
 
 namespace {
@@ -185,4 +187,48 @@ TEST_CASE("sweep: its manifest records what robust may not fill in; older manife
   dlca::write_file_atomically(manifest, old.dump(1));
   dlca::Sweep reopened(spec, plain, out);
   CHECK_NOTHROW(reopened.open());
+}
+
+TEST_CASE("sweep: a picture edited while the sweep runs stops it, not mixed into its table") {
+  dlca::testing::ScratchDir dir;
+  const auto picture = [&](uint16_t grey) {
+    dlca::write_file_atomically(
+        dir / "img.png", dlca::testing::png_bytes(8, 8, 0, 8, std::vector<uint16_t>(64, grey)));
+  };
+  picture(255);
+  std::string text =
+      dlca::read_file(DLCA_SOURCE_DIR "/tests/hostile/data/named_checkerboard_image_task.json");
+  const std::string lizard = "../../../targets/lizard.png";
+  text.replace(text.find(lizard), lizard.size(), "img.png");
+  dlca::write_file_atomically(dir / "e.json", text);
+  const dlca::ExperimentFile experiment = dlca::load_experiment(dir / "e.json");
+  dlca::SweepSpec spec;
+  spec.seeds = {1};
+  spec.epochs = 1;
+  dlca::Sweep sweep(spec, experiment, dir / "s");
+  sweep.open();
+  picture(0);  // the user edits the picture after the sweep opened
+  CHECK_THROWS_WITH_AS(sweep.train(sweep.runs()[0], 1),
+                       doctest::Contains("img.png: has changed since the sweep started"),
+                       dlca::FileError);
+}
+
+TEST_CASE("sweep: loss channels in another order train the same runs: refused as the same") {
+  dlca::testing::ScratchDir dir;
+  dlca::write_file_atomically(
+      dir / "rgb.png", dlca::testing::png_bytes(8, 8, 2, 8, std::vector<uint16_t>(192, 255)));
+  nlohmann::json e = nlohmann::json::parse(
+      dlca::read_file(DLCA_SOURCE_DIR "/tests/hostile/data/named_checkerboard_image_task.json"));
+  e["config"]["channels"] = 3;  // an 8-colour target: 3 planes
+  e["config"]["update_layers"] = {15, 16, 8, 4, 3};
+  e["task"] = {{"kind", "image"}, {"image", "rgb.png"}, {"colours", "8colour"}};
+  const std::string text = e.dump();
+  dlca::write_file_atomically(dir / "e.json", text);
+  dlca::SweepSpec spec;
+  spec.seeds = {1};
+  spec.settings = {dlca::parse_setting("loss_channels=[0,1],[1,0]")};
+  CHECK_THROWS_WITH_AS(dlca::Sweep(spec, dlca::load_experiment(dir / "e.json"), dir / "s"),
+                       "--set: loss_channels=[0,1] and loss_channels=[1,0] give the same "
+                       "configuration",
+                       dlca::ConfigError);
 }

@@ -231,7 +231,10 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
 }
 
 Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
-    : spec_(std::move(spec)), experiment_(std::move(experiment)), directory_(std::move(directory)) {
+    : spec_(std::move(spec)),
+      experiment_(std::move(experiment)),
+      task_(task_json(experiment_.task)),
+      directory_(std::move(directory)) {
   if (spec_.seeds.empty()) throw ConfigError("--seeds: no seeds given");
   std::set<uint64_t> unique(spec_.seeds.begin(), spec_.seeds.end());
   spec_.seeds.assign(unique.begin(), unique.end());
@@ -286,12 +289,15 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
     try {
       nlohmann::json trained = config_to_json(config_from_json(json));
       trained.erase("name");  // a label: it changes nothing that is trained
+      // Channel i is compared with target plane i whatever the order the list gives.
+      if (trained.contains("loss_channels") && trained["loss_channels"].is_array())
+        std::sort(trained["loss_channels"].begin(), trained["loss_channels"].end());
       configuration = trained.dump();
     } catch (const ConfigError& e) {
       throw ConfigError(fmt::format("--set {}: {}", brief_text(options, 120), e.what()));
     }
-    // Values written differently but read the same (1e-8 and 1e-08), or only the name changed,
-    // would run one thing twice.
+    // Values written differently but read the same (1e-8 and 1e-08), or only the name or the
+    // order of the loss channels changed, would run one thing twice.
     const auto [same, fresh] = resolved.emplace(configuration, options);
     if (!fresh)
       throw ConfigError(fmt::format("--set: {} and {} give the same configuration",
@@ -355,7 +361,7 @@ nlohmann::json Sweep::identity() const {
           {"stop_when_solved", spec_.stop_when_solved ? nlohmann::json(*spec_.stop_when_solved)
                                                       : nlohmann::json(nullptr)},
           {"recipe", spec_.recipe},
-          {"task", task_json(experiment_.task)},
+          {"task", task_},
           {"runs", configs}};
 }
 
@@ -486,6 +492,11 @@ size_t Sweep::finished_count() const {
 }
 
 std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
+  if (task_json(experiment_.task) != task_)
+    throw FileError(
+        fmt::format("{}: has changed since the sweep started; its runs so far are "
+                    "kept, and the sweep resumes only with the picture it started with",
+                    experiment_.task.image));
   BackendChoice choice;  // the CPU: sweeps compare runs, which depend only on seed and options
   choice.cpu.threads = threads;
   const MakeTask task_of = [&](const ExperimentConfig& c) {

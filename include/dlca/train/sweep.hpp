@@ -107,6 +107,9 @@ class Sweep {
 
   SweepSpec spec_;
   ExperimentFile experiment_;
+  // An image task's picture as the sweep was opened (task_json): every run checks that it still
+  // is, so that one table never mixes two targets.
+  nlohmann::json task_;
   std::string directory_;
   std::vector<SweepRun> runs_;
   std::vector<std::string> combinations_;  // options text per combination
