@@ -135,8 +135,9 @@ void require_known_keys(const nlohmann::json& j, std::initializer_list<const cha
 }
 
 TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
-  require_known_keys(t, {"epoch", "optimizer", "random", "history", "measured", "tile_cells"},
-                     "training");
+  require_known_keys(
+      t, {"epoch", "optimizer", "random", "history", "measured", "tile_cells", "backend"},
+      "training");
   require_known_keys(t.at("optimizer"), {"steps", "first_moment", "second_moment"},
                      "training.optimizer");
   require_known_keys(t.at("random"), {"streams", "seed", "next_epoch"}, "training.random");
@@ -191,6 +192,14 @@ TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
   if (t.contains("tile_cells"))
     s.tile_cells =
         json_integer<int, std::runtime_error>(t.at("tile_cells"), "training.tile_cells", 0);
+  if (t.contains("backend")) {
+    if (t.at("backend") != "vulkan")
+      throw std::runtime_error(
+          fmt::format("training.backend: must be \"vulkan\" (left out for "
+                      "the CPU), got {}",
+                      brief_json(t.at("backend"))));
+    s.vulkan = true;
+  }
   return s;
 }
 
@@ -221,6 +230,7 @@ nlohmann::json training_json(const Model& m, const TrainingState& s) {
                        {"active_gates", s.measured->active_gates},
                        {"ms", std::round(s.measured->milliseconds * 1000) / 1000}};
   if (s.tile_cells) out["tile_cells"] = *s.tile_cells;
+  if (s.vulkan) out["backend"] = "vulkan";
   return out;
 }
 
@@ -399,7 +409,8 @@ TrainingState training_state_of(const Trainer& trainer) {
           trainer.optimizer().second_moment(),
           trainer.history(),
           trainer.undone_epoch(),
-          std::nullopt};  // the backend's tile size: recorded by the run (TrainingRunOptions)
+          std::nullopt,  // the backend's tile size: recorded by the run (TrainingRunOptions)
+          trainer.on_device()};
 }
 
 void restore_training(Trainer& trainer, TrainingState state) {

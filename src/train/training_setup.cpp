@@ -127,6 +127,16 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
   prepared.candidates =
       make_candidates(config, make_task, backend_of, choice.cpu.threads, resumed, resume_path);
   prepared.backend_name = prepared.candidates[0].backend->name();
+  // The backend sets the order of float sums: a resume stays on the one that trained it (a
+  // checkpoint without "backend" was trained on the CPU).
+  if (resumed && resumed->training && resumed->training->vulkan != (prepared.vulkan != nullptr)) {
+    const auto name = [](bool vulkan) { return vulkan ? "a Vulkan device" : "the CPU"; };
+    throw ConfigError(fmt::format(
+        "--resume {}: was trained on {}, this run is on {}; give --backend {} to continue it "
+        "bit-identically",
+        resume_path, name(resumed->training->vulkan), name(prepared.vulkan != nullptr),
+        resumed->training->vulkan ? "vulkan" : "cpu"));
+  }
   // A CPU run's tile size sets the order of its float sums: a resume keeps the tile it used (a
   // checkpoint without "tile_cells" was trained with the automatic size).
   if (resumed && resumed->training && !prepared.vulkan) {

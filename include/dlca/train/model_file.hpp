@@ -52,6 +52,9 @@ struct TrainingState {
   // to continue bit-identically. None for the automatic size (and a GPU run): the file then reads
   // in older dlca builds too.
   std::optional<int> tile_cells;
+  // Trained on a Vulkan device: its float sums differ from the CPU's, so a resume must stay there.
+  // False for the CPU (the key is then left out, so that older dlca builds read the file).
+  bool vulkan = false;
 };
 
 // One candidate of a multi-start run, in a checkpoint.

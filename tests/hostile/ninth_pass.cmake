@@ -1,0 +1,16 @@
+# A ninth stranger's pass: each case here trained something other than asked, or refused or
+# misnamed what it should not, before the fix committed with it.
+set(n_tiny ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/tiny_checkerboard.json)
+set(n_train $<TARGET_FILE:dlca_train_program>)
+
+if(DLCA_HAVE_VULKAN)
+  # A checkpoint resumed on the other backend was taken and matched neither uninterrupted run (the
+  # backends add their floats in different orders); checkpoints now say where they were trained.
+  dlca_cli_test(hostile.ninth.resume_other_backend ${vulkan} sh -c "${n_train} --config ${n_tiny} \
+    --epochs 2 --threads 1 --quiet --backend vulkan --save v.json > /dev/null && \
+    ${expect} --status 2 '--resume v.json: was trained on a Vulkan device, this run is on the CPU[;] give --backend vulkan' \
+    ${n_train} --config ${n_tiny} --epochs 3 --threads 1 --quiet --resume v.json && \
+    ${n_train} --config ${n_tiny} --epochs 2 --threads 1 --quiet --save c.json > /dev/null && \
+    ${expect} --status 2 '--resume c.json: was trained on the CPU, this run is on a Vulkan device[;] give --backend cpu' \
+    ${n_train} --config ${n_tiny} --epochs 3 --threads 1 --quiet --backend vulkan --resume c.json")
+endif()
