@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli_parse.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/stop_signals.hpp"
 #include "sweep_mpi.hpp"
@@ -105,6 +106,15 @@ int run_sweep_mpi(Sweep& sweep, int jobs, int threads, std::ostream& out,
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks > 1 && jobs > 1) {  // the ranks train one run each at a time: --jobs would do nothing
+    MPI_Finalize();
+    if (rank == 0)
+      throw UsageError(fmt::format(
+          "--jobs {}: runs at once without MPI; under mpirun each of the {} ranks trains one run "
+          "at a time (start more ranks instead)",
+          jobs, ranks));
+    return 2;
+  }
   // Rank 0 opens the directory; the others wait to hear whether that worked.
   std::string open_error;
   if (rank == 0) {

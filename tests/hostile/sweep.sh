@@ -102,6 +102,11 @@ mpi) # mpirun -np 2 gives the same runs and table as the sweep without MPI
     --out mpi >mpi.txt 2>&1 || fail "mpirun: exit $?: $(cat mpi.txt)"
   [ "$(grep -c '^\[[1-8]/8\] seed' mpi.txt)" = 8 ] || fail "mpirun progress: $(cat mpi.txt)"
   same_sweep plain mpi
+  # --jobs is for one machine without MPI: under mpirun it changed nothing and was taken.
+  "$mpiexec" -np 2 --oversubscribe --allow-run-as-root "$sweep" "${args[@]}" --epochs 5 --jobs 2 \
+    --threads 2 --out mpi_jobs >jobs.txt 2>&1 && fail "mpirun --jobs 2: exit 0"
+  grep -q '^dlca_sweep: --jobs 2: runs at once without MPI[;] under mpirun each of the 2 ranks' jobs.txt ||
+    fail "mpirun --jobs 2: $(cat jobs.txt)"
   echo "sweep mpi ok"
   ;;
 *)
