@@ -32,6 +32,8 @@ ChosenBackend make_backend(const BackendChoice& choice) {
     } catch (const std::exception& e) {
       if (choice.kind == "vulkan")
         throw std::runtime_error(fmt::format("--backend vulkan: {}", e.what()));
+      if (choice.device >= 0)  // a device the user named: not replaced by the CPU in silence
+        throw std::runtime_error(fmt::format("--backend auto: {}", e.what()));
       chosen.note = fmt::format("auto: running on the CPU: {}", e.what());
     }
   } else {

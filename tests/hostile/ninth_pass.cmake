@@ -13,4 +13,8 @@ if(DLCA_HAVE_VULKAN)
     ${n_train} --config ${n_tiny} --epochs 2 --threads 1 --quiet --save c.json > /dev/null && \
     ${expect} --status 2 '--resume c.json: was trained on the CPU, this run is on a Vulkan device[;] give --backend cpu' \
     ${n_train} --config ${n_tiny} --epochs 3 --threads 1 --quiet --backend vulkan --resume c.json")
+  # --backend auto with a device that does not exist trained on the CPU, exit 0.
+  dlca_cli_test(hostile.ninth.auto_missing_device ${vulkan} ${expect}
+    "^dlca_train: --backend auto: --device 99: there (is|are) [0-9]+ Vulkan device"
+    ${n_train} --config ${n_tiny} --backend auto --device 99 --epochs 1 --threads 1 --quiet)
 endif()
