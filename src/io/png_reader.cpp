@@ -2,6 +2,7 @@
 // and has the right CRC, the file ends with IEND, the header's fields are ones PNG allows, the
 // header's size is within the limits (kMaxImageSide, kMaxImagePixels), and the image data inflates
 // to no more than that size, all before any pixel memory is allocated.
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -228,6 +229,10 @@ std::optional<PaddedPalette> pad_palette(const std::string& bytes) {
 }  // namespace
 
 uint64_t png_decode_bytes(const std::string& path) {
+  // A pipe (`--init <(...)`) would lose to this peek the bytes the decoder reads next: no estimate
+  // for what is not a regular file.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
   std::ifstream in(path, std::ios::binary);
   std::string head(24, '\0');
   if (!in.read(head.data(), 24) || head.compare(1, 3, "PNG") != 0 ||

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 
 #include "dlca/core/config_json.hpp"
@@ -45,6 +46,14 @@ TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& di
       if (j.at("image").get<std::string>().empty())
         throw ConfigError("task.image: must name a PNG file, got an empty string");
       t.image = (dir / j.at("image").get<std::string>()).string();
+      // A pipe would give its bytes to the first of the reads a training makes (the memory
+      // estimate, the task, a sweep's checksum) and leave the next one waiting.
+      struct stat st {};
+      if (::stat(t.image.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        throw ConfigError(
+            fmt::format("task.image: {}: not a regular file (a pipe or device); an "
+                        "experiment's picture is read more than once",
+                        t.image));
       t.colours = j.value("colours", t.colours);
       if (t.colours != "mono" && t.colours != "8colour")
         throw ConfigError(

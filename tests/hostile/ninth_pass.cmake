@@ -18,3 +18,15 @@ if(DLCA_HAVE_VULKAN)
     "^dlca_train: --backend auto: --device 99: there (is|are) [0-9]+ Vulkan device"
     ${n_train} --config ${n_tiny} --backend auto --device 99 --epochs 1 --threads 1 --quiet)
 endif()
+
+# Pictures were read twice (a memory estimate from the header, then the decoder): `--init <(...)`
+# was "empty file", and an experiment's picture on a named pipe hung the run.
+dlca_cli_test(hostile.ninth.run_picture_from_pipe bash -c "$<TARGET_FILE:dlca_run> --model \
+  ${CMAKE_CURRENT_SOURCE_DIR}/data/model_v2_checkerboard.json --size 16 --steps 1 \
+  --init <(cat ${PROJECT_SOURCE_DIR}/targets/lizard.png) --quiet && echo read once")
+set_tests_properties(hostile.ninth.run_picture_from_pipe PROPERTIES PASS_REGULAR_EXPRESSION
+  "^read once\n$")
+dlca_cli_test(hostile.ninth.experiment_picture_pipe sh -c "mkfifo ff && \
+  sed 's#../../../targets/lizard.png#ff#' ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/named_checkerboard_image_task.json \
+  > e.json && ${expect} --status 2 'task.image: .*ff: not a regular file \\(a pipe or device\\)' \
+  ${n_train} --config e.json --epochs 1 --quiet")

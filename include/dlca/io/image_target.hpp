@@ -34,7 +34,8 @@ inline bool within_png_limits(uint64_t width, uint64_t height) {
 // decoder refuses.
 Image load_png(const std::string& path);
 // The memory decoding a PNG takes (its header's width x height x kPngDecodeBytesPerPixel), known
-// before decoding; 0 when the file cannot be read, is not a PNG or is over the limits above
+// before decoding; 0 when the file cannot be read, is not a regular file (a pipe: the decoder
+// reads it once), is not a PNG or is over the limits above
 // (load_png says why).
 uint64_t png_decode_bytes(const std::string& path);
 // Box-filter (area-averaging) resize.
