@@ -406,6 +406,13 @@ void Sweep::open() {
     if (saved.contains("task") && saved["task"].is_object() &&
         !saved["task"].contains("image_checksum") && wanted["task"].contains("image_checksum"))
       saved["task"]["image_checksum"] = wanted["task"]["image_checksum"];
+    // The picture is the one its checksum names, whatever path reaches it (the experiment given
+    // as ./e.json, by its absolute path, or from another folder).
+    if (saved.contains("task") && saved["task"].is_object() && wanted["task"].contains("image") &&
+        saved["task"].value("image_checksum", nlohmann::json()) ==
+            wanted["task"].value("image_checksum", nlohmann::json()) &&
+        wanted["task"].contains("image_checksum"))
+      saved["task"]["image"] = wanted["task"]["image"];
     // A manifest from an older build: its configurations read with today's defaults for keys
     // added since (adam_beta1, ...), and what was given taken as this sweep's (not recorded then).
     if (saved.contains("runs") && saved["runs"].is_array() &&

@@ -30,3 +30,13 @@ dlca_cli_test(hostile.ninth.experiment_picture_pipe sh -c "mkfifo ff && \
   sed 's#../../../targets/lizard.png#ff#' ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/named_checkerboard_image_task.json \
   > e.json && ${expect} --status 2 'task.image: .*ff: not a regular file \\(a pipe or device\\)' \
   ${n_train} --config e.json --epochs 1 --quiet")
+# An image sweep resumed through another path to the same experiment ("./im/e.json") was refused
+# as "other task": the picture is compared by its checksum, not by the path that reaches it.
+dlca_cli_test(hostile.ninth.sweep_image_other_path sh -c "mkdir im && \
+  cp ${PROJECT_SOURCE_DIR}/targets/lizard.png im/ && \
+  sed 's#../../../targets/lizard.png#lizard.png#' ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/named_checkerboard_image_task.json \
+  > im/e.json && $<TARGET_FILE:dlca_sweep> --config im/e.json --seeds 1 --epochs 2 --threads 1 \
+  --out s > /dev/null && $<TARGET_FILE:dlca_sweep> --config ./im/e.json --seeds 1 --epochs 2 \
+  --threads 1 --out s")
+set_tests_properties(hostile.ninth.sweep_image_other_path PROPERTIES PASS_REGULAR_EXPRESSION
+  "1 runs, 1 finished before")
