@@ -52,7 +52,7 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
     } else {
       MultiStartRecord* record = resumed->multi_start ? &*resumed->multi_start : nullptr;
       if (!record || record->candidates.empty())
-        throw std::runtime_error(
+        throw ResumeMismatch(
             record ? fmt::format("--resume {}: the run was solved by start {} (seed {}); the file "
                                  "keeps only that candidate (continue it alone with --seed {} "
                                  "--starts 1)",
@@ -75,7 +75,12 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
     model.config.noise = run.noise;
     model.config.noise_start = run.noise_start;
     model.config.noise_end = run.noise_end;
-    c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
+    try {
+      c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
+    } catch (const TaskMismatch& e) {  // a checkpoint of another task: the options contradict it
+      if (!resumed) throw;
+      throw ResumeMismatch(fmt::format("--resume {}: {}", resumed_path, e.what()));
+    }
     if (state) restore_training(*c.trainer, std::move(*state));
     out.push_back(std::move(c));
   }

@@ -44,7 +44,7 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
     const std::string was = describe_task(model_.task);
     std::string now = describe_task(described);
     if (now == was) now += " with other target pixels";  // e.g. another file of the same name
-    throw std::runtime_error("the model was trained for " + was + ", not for " + now);
+    throw TaskMismatch("the model was trained for " + was + ", not for " + now);
   }
   check_task_fits(described, model_.config);
   model_.task = std::move(described);

@@ -40,3 +40,10 @@ dlca_cli_test(hostile.ninth.sweep_image_other_path sh -c "mkdir im && \
   --threads 1 --out s")
 set_tests_properties(hostile.ninth.sweep_image_other_path PROPERTIES PASS_REGULAR_EXPRESSION
   "1 runs, 1 finished before")
+# A checkpoint of another task (checkerboard resumed as an image experiment) exited 1, a failure,
+# instead of 2 with the --resume file named.
+dlca_cli_test(hostile.ninth.resume_other_task sh -c "${make_png} g4.png 4 4 8 0 1 && \
+  sed 's#\"kind\": \"checkerboard\"#\"kind\": \"image\", \"image\": \"g4.png\"#' ${n_tiny} > ti.json && \
+  grep -q g4.png ti.json && ${n_train} --config ${n_tiny} --epochs 2 --threads 1 --quiet --save c.json > /dev/null && \
+  ${expect} --status 2 '^dlca_train: --resume c.json: the model was trained for checkerboard, not for image' \
+  ${n_train} --config ti.json --epochs 4 --threads 1 --quiet --resume c.json")

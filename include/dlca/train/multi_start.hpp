@@ -5,6 +5,8 @@
 // the same one wins at any thread count, on any backend.
 #pragma once
 
+#include <stdexcept>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -17,6 +19,12 @@
 #include "dlca/train/trainer.hpp"
 
 namespace dlca {
+
+// A run's options contradict the checkpoint it resumes: bad usage (exit status 2), not a failure.
+class ResumeMismatch : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // Start 0 is the run's own seed; the others are hashed from it, below 2^32 (JAX streams need that).
 uint64_t start_seed(uint64_t run_seed, int start);

@@ -23,6 +23,13 @@ class TrainingDiverged : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown by the Trainer's constructor when the model was trained for another task than the one
+// given ("the model was trained for checkerboard, not for image (...)").
+class TaskMismatch : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class Trainer {
  public:
   Trainer(Model model, const Task& task, Backend& backend);

@@ -23,12 +23,6 @@ struct PreparedTraining {
   std::vector<Trainer*> trainers() const;
 };
 
-// A run's options contradict the checkpoint it resumes: bad usage (exit status 2), not a failure.
-class ResumeMismatch : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 // Throws ResumeMismatch unless `checkpoint` (read from `path`) can be continued by a run of
 // `config`: the same configuration apart from how long to train (the message names every differing
 // field), and an epoch count not below the checkpoint's.
