@@ -185,6 +185,14 @@
 
   // ---- the target: the checkerboard at any size, or the model's image at its own size --------
   const task = data.task || {kind: 'none'};
+  // The channels an image model was trained on, counted as dlca run counts them: its loss
+  // channels when they are channels 0..m-1 (those past the target's planes toward 0), else none.
+  const trainedPlanes = (() => {
+    const channels = data.config && data.config.loss_channels;
+    if (!channels) return task.planes || 0;
+    const sorted = [...channels].sort((a, b) => a - b);
+    return sorted.every((c, i) => c === i) ? sorted.length : 0;
+  })();
   function targetPlanes(grid) {  // [{channel, plane}] or null when the grid has no target
     const {H, W, RW} = grid;
     const pack = (bit) => {
@@ -196,18 +204,24 @@
     };
     if (task.kind === 'checkerboard')
       return [{channel: 0, plane: pack((y, x) => ((y >> 1) + (x >> 1)) % 2 === 1)}];
-    if (task.kind === 'image' && task.height === H && task.width === W)
-      return Array.from({length: task.planes}, (_, c) => ({
+    if (task.kind === 'image' && task.height === H && task.width === W && trainedPlanes > 0)
+      return Array.from({length: trainedPlanes}, (_, c) => ({
         channel: c,
-        plane: pack((y, x) => (parseInt(task.rows[c * H + y][x >> 2], 16) >> (3 - (x & 3))) & 1),
+        plane: c < task.planes
+            ? pack((y, x) => (parseInt(task.rows[c * H + y][x >> 2], 16) >> (3 - (x & 3))) & 1)
+            : pack(() => false),
       }));
     return null;
   }
   function targetText(grid) {
     if (task.kind === 'checkerboard') return 'the checkerboard (squares of 2), channel 0';
+    if (task.kind === 'image' && trainedPlanes === 0)
+      return 'none: the model was trained on channels ' + data.config.loss_channels.join(', ') +
+          ' (the error counts a target\'s first channels)';
     if (task.kind === 'image')
       return task.height === grid.H && task.width === grid.W
-          ? `the target image, channels 0-${task.planes - 1}`
+          ? (trainedPlanes === 1 ? 'the target image, the channel trained: 0'
+                                 : `the target image, the channels trained: 0-${trainedPlanes - 1}`)
           : `none at this size: the target image is ${task.width}x${task.height}`;
     if (task.kind === 'game_of_life') return 'none (the Game of Life has no fixed target)';
     return data.config ? 'none (the model names no task)' : 'none (a circuit file has no task)';

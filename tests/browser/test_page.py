@@ -5,6 +5,8 @@ Usage: test_page.py CASE --dlca PATH --work DIR [--circuit FILE] [--model FILE]
           ones: the page draws dlca's fire masks), for the start `dlca run --seed S` uses
   mouse   a drag with the mouse erases (or draws) cells; a checkerboard model heals back to error 0
   hostile a circuit whose file name looks like markup is shown as text, with no page error
+  image_error  a colour image model trained on channel 0 alone: the page's error counts that
+          channel, as `dlca run` does (it counted every plane of the target); --target PNG
 Prints "DLCA_TEST_SKIPPED: reason" (tests/README.md) where Chromium, Python's PIL or the circuit
 file is not there.
 """
@@ -173,16 +175,35 @@ def case_hostile(options, browser):
     check(page.console_errors() == [], f"no page errors ({page.console_errors()})")
 
 
+def case_image_error(options, browser):
+    model = os.path.join(options.work, "image.json")
+    run([options.dlca, "train", "image", "--target", options.target, "--colours", "8colour",
+         "--size", "16", "--channels", "8", "--steps", "2", "--epochs", "3", "--threads", "1",
+         "--loss-channels", "0", "--quiet", "--save", model])
+    options.model = model  # export_page exports a model
+    page = browser.open(export_page(options, model, os.path.join(options.work, "image.html")))
+    page.evaluate("dlca.reset('seed')")
+    mine = page.evaluate("dlca.run(2)")["error"]
+    out = subprocess.run([options.dlca, "run", "--model", model, "--init", "seed", "--steps", "2"],
+                         check=True, capture_output=True, text=True).stdout
+    line = [l for l in out.splitlines() if l.startswith("error against")][-1]
+    theirs = int(line.rsplit(":", 1)[1])
+    check("the channel trained: 0" in line and mine == theirs,
+          f"the page's error on the channel trained ({mine}) equals dlca run's ({line})")
+    check(page.console_errors() == [], f"no page errors ({page.console_errors()})")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("case", choices=["match", "mouse", "hostile"])
+    parser.add_argument("case", choices=["match", "mouse", "hostile", "image_error"])
     parser.add_argument("--dlca", required=True, help="the dlca program")
     parser.add_argument("--work", required=True, help="a folder for the files made")
     parser.add_argument("--circuit", help="a DigitalJS circuit")
     parser.add_argument("--model", help="a model file")
+    parser.add_argument("--target", help="a colour PNG to train on (image_error)")
     options = parser.parse_args()
-    if not options.circuit and not options.model:
-        parser.error("give --circuit or --model")
+    if not options.circuit and not options.model and not options.target:
+        parser.error("give --circuit, --model or --target")
     if options.circuit and not os.path.exists(options.circuit):
         skip(f"{options.circuit} is not there")
     chromium = cdp.find_chromium()
@@ -192,8 +213,8 @@ def main():
         skip("Python's PIL is missing (the Debian package python3-pil)")
     os.makedirs(options.work, exist_ok=True)
     with cdp.Browser(chromium) as browser:
-        {"match": case_match, "mouse": case_mouse, "hostile": case_hostile}[options.case](
-            options, browser)
+        {"match": case_match, "mouse": case_mouse, "hostile": case_hostile,
+         "image_error": case_image_error}[options.case](options, browser)
 
 
 if __name__ == "__main__":
