@@ -2,7 +2,9 @@
 // recorded by hand so that solved runs, medians and worst epochs are checked exactly.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <tuple>
 
 #include "dlca/core/config.hpp"
 #include "dlca/core/model.hpp"
@@ -116,6 +118,27 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   never["final_hard_loss"] = 0;
   CHECK_THROWS_WITH(dlca::SweepRow::from_json(never),
                     "final_hard_loss: 0, but first_zero_epoch says it never was");
+  // A diverged run: no final losses, no model; and rows from before it had no "diverged_epoch".
+  dlca::SweepRow diverged;
+  diverged.seed = 4;
+  diverged.epochs = 12;
+  diverged.diverged_epoch = 12;
+  diverged.final_soft_loss = diverged.final_hard_loss = std::nan("");
+  const nlohmann::json ran_away = diverged.to_json();
+  CHECK(ran_away["final_soft_loss"].is_null());
+  CHECK(dlca::SweepRow::from_json(ran_away).to_json() == ran_away);
+  nlohmann::json old_row = row;
+  old_row.erase("diverged_epoch");
+  CHECK(dlca::SweepRow::from_json(old_row).to_json() == row);
+  for (const auto& [key, value, why] :
+       {std::tuple<const char*, nlohmann::json, const char*>{
+            "diverged_epoch", 5, "diverged_epoch: 5, but a diverged run trained 12 epochs before"},
+        {"final_hard_loss", 3, "final_hard_loss: must be null for a diverged run, got 3"},
+        {"model", "models/x.json", "model: a diverged run has no model file"}}) {
+    nlohmann::json bad = ran_away;
+    bad[key] = value;
+    CHECK_THROWS_WITH(dlca::SweepRow::from_json(bad), why);
+  }
 }
 
 TEST_CASE("sweep: values with control characters or edge spaces are refused, '|' escaped") {

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -172,18 +174,24 @@ const std::set<std::string>& to_json_keys() {
 }  // namespace
 
 nlohmann::json SweepRow::to_json() const {
+  const auto optional = [](const std::optional<int64_t>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  const auto finite = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+  };
   return {{"seed", seed},
           {"options", options},
-          {"first_zero_epoch",
-           first_zero_epoch ? nlohmann::json(*first_zero_epoch) : nlohmann::json(nullptr)},
-          {"final_soft_loss", final_soft_loss},
-          {"final_hard_loss", final_hard_loss},
+          {"first_zero_epoch", optional(first_zero_epoch)},
+          {"final_soft_loss", finite(final_soft_loss)},
+          {"final_hard_loss", finite(final_hard_loss)},
           {"active_gates", active_gates},
           {"pruned_gates", pruned_gates},
           {"wall_seconds", wall_seconds},
           {"model", model},
           {"epochs", epochs},
-          {"logits_checksum", logits_checksum}};
+          {"logits_checksum", logits_checksum},
+          {"diverged_epoch", optional(diverged_epoch)}};
 }
 
 SweepRow SweepRow::from_json(const nlohmann::json& j) {
@@ -214,6 +222,23 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
     if (*row.first_zero_epoch > row.epochs)
       throw std::runtime_error(fmt::format("first_zero_epoch: {} is beyond epochs ({})",
                                            *row.first_zero_epoch, row.epochs));
+  }
+  // Rows written before runs could diverge have no "diverged_epoch".
+  if (j.contains("diverged_epoch") && !j.at("diverged_epoch").is_null()) {
+    row.diverged_epoch = json_integer<int64_t>(j.at("diverged_epoch"), "diverged_epoch", 0);
+    if (*row.diverged_epoch != row.epochs)
+      throw std::runtime_error(
+          fmt::format("diverged_epoch: {}, but a diverged run trained {} epochs before",
+                      *row.diverged_epoch, row.epochs));
+    for (const char* key : {"final_soft_loss", "final_hard_loss"})
+      if (!j.at(key).is_null())
+        throw std::runtime_error(
+            fmt::format("{}: must be null for a diverged run, got {}", key, brief_json(j.at(key))));
+    if (!text("model").empty() || !text("logits_checksum").empty())
+      throw std::runtime_error("model: a diverged run has no model file");
+    row.final_soft_loss = row.final_hard_loss = std::numeric_limits<double>::quiet_NaN();
+    row.wall_seconds = number("wall_seconds");
+    return row;
   }
   row.final_soft_loss = number("final_soft_loss");
   row.final_hard_loss = number("final_hard_loss");
@@ -469,6 +494,10 @@ void Sweep::open() {
       if (row.epochs > run.config.epochs)
         throw std::runtime_error(
             fmt::format("epochs: {} is beyond the sweep's {}", row.epochs, run.config.epochs));
+      if (row.diverged_epoch) {  // no model to check: its row is the whole result
+        rows_[run.index] = std::move(row);
+        continue;
+      }
       if (!row.first_zero_epoch && row.epochs != run.config.epochs)
         throw std::runtime_error(
             fmt::format("epochs: {}, but an unsolved run trains all the sweep's {}", row.epochs,
@@ -499,6 +528,7 @@ size_t Sweep::finished_count() const {
 }
 
 std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
+  const auto started = std::chrono::steady_clock::now();
   if (task_json(experiment_.task) != task_)
     throw FileError(
         fmt::format("{}: has changed since the sweep started; its runs so far are "
@@ -518,8 +548,24 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   const std::string model = "models/" + run.id + ".json";
   run_options.save_path = (fs::path(directory_) / model).string();
   std::ostringstream report;  // the summary lines a training program would print
-  const TrainingSummary summary = run_training(prepared.trainers(), run.config.seed,
-                                               prepared.backend_name, run_options, report);
+  TrainingSummary summary;
+  try {
+    summary = run_training(prepared.trainers(), run.config.seed, prepared.backend_name, run_options,
+                           report);
+  } catch (const TrainingDiverged&) {
+    // A result of the sweep (this setting runs away), not a reason to stop it: a row that says
+    // where, with no model (its parameters are no longer finite).
+    SweepRow row;
+    row.seed = run.seed;
+    row.options = run.options;
+    row.final_soft_loss = row.final_hard_loss = std::numeric_limits<double>::quiet_NaN();
+    int64_t epoch = std::numeric_limits<int64_t>::max();
+    for (const Trainer* trainer : prepared.trainers()) epoch = std::min(epoch, trainer->epoch());
+    row.diverged_epoch = row.epochs = epoch;
+    row.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return row;
+  }
   if (summary.interrupted) {  // not a finished run's model: it is trained again on resume
     std::error_code ignored;
     fs::remove(run_options.save_path, ignored);
@@ -557,14 +603,18 @@ void Sweep::write_tables() const {
 std::string Sweep::csv() const {
   std::string text =
       "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,"
-      "wall_seconds,model,epochs,logits_checksum\n";
+      "wall_seconds,model,epochs,logits_checksum,diverged_epoch\n";
+  const auto number = [](double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : ""; };
+  const auto optional = [](const std::optional<int64_t>& v) {
+    return v ? std::to_string(*v) : std::string();
+  };
   for (const auto& r : rows_)
     if (r)
-      text += fmt::format("{},{},{},{:.9g},{:.9g},{},{},{:.3f},{},{},{}\n", r->seed,
-                          csv_field(r->options),
-                          r->first_zero_epoch ? std::to_string(*r->first_zero_epoch) : "",
-                          r->final_soft_loss, r->final_hard_loss, r->active_gates, r->pruned_gates,
-                          r->wall_seconds, csv_field(r->model), r->epochs, r->logits_checksum);
+      text += fmt::format("{},{},{},{},{},{},{},{:.3f},{},{},{},{}\n", r->seed,
+                          csv_field(r->options), optional(r->first_zero_epoch),
+                          number(r->final_soft_loss), number(r->final_hard_loss), r->active_gates,
+                          r->pruned_gates, r->wall_seconds, csv_field(r->model), r->epochs,
+                          r->logits_checksum, optional(r->diverged_epoch));
   return text;
 }
 
@@ -584,7 +634,7 @@ std::string Sweep::summary_markdown() const {
   size_t unfinished = 0;
   for (size_t c = 0; c < combinations_.size(); ++c) {
     std::vector<double> epochs, wall;
-    size_t finished = 0;
+    size_t finished = 0, diverged = 0;
     std::string label = combinations_[c];
     for (const SweepRun& run : runs_) {
       if (run.combination != c) continue;
@@ -596,13 +646,15 @@ std::string Sweep::summary_markdown() const {
         continue;
       }
       ++finished;
+      diverged += r->diverged_epoch.has_value();
       wall.push_back(r->wall_seconds);
       if (solved(*r)) epochs.push_back(double(*r->first_zero_epoch));
     }
     std::string cell;  // a '|' in a value would end the table's cell
     for (char ch : label) cell += ch == '|' ? std::string("\\|") : std::string(1, ch);
     text += fmt::format(
-        "| {} | {}/{} | {} | {} | {} |\n", cell, epochs.size(), finished,
+        "| {} | {}/{}{} | {} | {} | {} |\n", cell, epochs.size(), finished,
+        diverged > 0 ? fmt::format(" ({} diverged)", diverged) : "",
         epochs.empty() ? "-" : fmt::format("{:g}", median(epochs)),
         epochs.empty() ? "-" : fmt::format("{:g}", *std::max_element(epochs.begin(), epochs.end())),
         wall.empty() ? "-" : fmt::format("{:.1f}", median(wall)));
@@ -615,6 +667,9 @@ std::string progress_line(const SweepRow& row, size_t done, size_t total) {
   return fmt::format("[{}/{}] seed {}{}{}: {} ({:.1f} s)\n", done, total, row.seed,
                      row.options.empty() ? "" : " ", row.options,
                      solved(row) ? fmt::format("solved at epoch {}", *row.first_zero_epoch)
+                     : row.diverged_epoch
+                         ? fmt::format("diverged at epoch {} (its loss or gradient not finite)",
+                                       *row.diverged_epoch)
                      : row.first_zero_epoch
                          ? fmt::format("not solved (hard loss {:g} after {} epochs; 0 at epoch {})",
                                        row.final_hard_loss, row.epochs, *row.first_zero_epoch)

@@ -47,3 +47,12 @@ dlca_cli_test(hostile.ninth.resume_other_task sh -c "${make_png} g4.png 4 4 8 0 
   grep -q g4.png ti.json && ${n_train} --config ${n_tiny} --epochs 2 --threads 1 --quiet --save c.json > /dev/null && \
   ${expect} --status 2 '^dlca_train: --resume c.json: the model was trained for checkerboard, not for image' \
   ${n_train} --config ti.json --epochs 4 --threads 1 --quiet --resume c.json")
+# One diverging run stopped the whole sweep (exit 1), and every resume tried it first and stopped
+# again: the rest of the grid could never train there. It is a row now ("diverged at epoch E").
+dlca_cli_test(hostile.ninth.sweep_diverged_run_is_a_row sh -c "$<TARGET_FILE:dlca_sweep> \
+  --config ${n_tiny} --seeds 1 --epochs 20 --threads 1 --out s --set weight_decay=0 \
+  --set lr=3e38,0.05 > /dev/null && cut -d, -f2,5,9,12 s/runs.csv && grep -c diverged s/summary.md && \
+  $<TARGET_FILE:dlca_sweep> --config ${n_tiny} --seeds 1 --epochs 20 --threads 1 --out s \
+  --set weight_decay=0 --set lr=3e38,0.05 | head -n 1")
+set_tests_properties(hostile.ninth.sweep_diverged_run_is_a_row PROPERTIES PASS_REGULAR_EXPRESSION
+  "^options,final_hard_loss,model,diverged_epoch\nweight_decay=0[;]lr=3e38,,,2\nweight_decay=0[;]lr=0.05,[0-9]+,models/weight_decay=0_lr=0.05_seed1.json,\n1\n.*: 2 runs, 2 finished before")
