@@ -506,10 +506,27 @@ void Sweep::open() {
         throw std::runtime_error(
             fmt::format("model: must be models/{}.json, got {}", run.id, row.model));
       if (!fs::exists(dir / row.model, error)) continue;  // its model is gone: train it again
-      if (logits_checksum(load_model((dir / row.model).string()).logits) != row.logits_checksum)
+      const ModelFile saved = load_model_file((dir / row.model).string());
+      if (logits_checksum(saved.model.logits) != row.logits_checksum)
         throw std::runtime_error(
             fmt::format("logits_checksum: {} does not match the parameters in {}",
                         row.logits_checksum, row.model));
+      if (saved.training) {  // the run's own record of its epochs: the row must say the same
+        std::optional<int64_t> first_zero;
+        for (const EpochStats& e : saved.training->history)
+          if (e.hard_loss == 0 && !first_zero) first_zero = e.epoch;
+        if (saved.training->measured && saved.training->measured->hard_loss == 0 && !first_zero)
+          first_zero = saved.training->measured->epoch;
+        const bool repaired = !first_zero && row.first_zero_epoch == row.epochs;
+        if (row.epochs != saved.training->epoch)
+          throw std::runtime_error(fmt::format("epochs: {}, but {} was trained for {}", row.epochs,
+                                               row.model, saved.training->epoch));
+        if (row.first_zero_epoch != first_zero && !repaired)
+          throw std::runtime_error(
+              fmt::format("first_zero_epoch: {}, but {} says {}",
+                          row.first_zero_epoch ? std::to_string(*row.first_zero_epoch) : "never",
+                          row.model, first_zero ? std::to_string(*first_zero) : "never"));
+      }
       rows_[run.index] = std::move(row);
     } catch (const FileError&) {
       throw;
