@@ -162,8 +162,14 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
     for (const Workload& w : workloads) {
       try {
         dlca::validate(w.experiment.config);
+        dlca::make_task(w.experiment.task, w.experiment.config);  // the task fits the grid given
+      } catch (const dlca::FileError&) {  // its picture: reported with the experiment's name below
       } catch (const dlca::ConfigError& e) {
-        std::fprintf(stderr, "%s: %s: %s\n", program, w.label.c_str(), e.what());
+        const std::string given =
+            size || batch ? fmt::format(" (with{}{})", size ? fmt::format(" --size {}", size) : "",
+                                        batch ? fmt::format(" --batch {}", batch) : "")
+                          : "";
+        std::fprintf(stderr, "%s: %s%s: %s\n", program, w.label.c_str(), given.c_str(), e.what());
         return 2;
       }
       if (!vulkan_only)

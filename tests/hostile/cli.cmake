@@ -132,7 +132,7 @@ dlca_cli_test(hostile.cli.threads_limit_run ${expect}
 # compare refuses an impossible grid before allocating it (it once ran 35 s to 12.6 GB first), and
 # --sweep's fixed set excludes the options it would ignore.
 dlca_cli_test(hostile.cli.compare_grid_too_large ${expect}
-  "^compare_backends: checkerboard_sync 2x20000x20000: height: grid cells times batch exceed 2\\^26"
+  "^compare_backends: checkerboard_sync 2x20000x20000 \\(with --size 20000\\): height: grid cells times batch exceed 2\\^26"
   $<TARGET_FILE:compare_backends> --size 20000 --epochs 1 --cpu-only)
 dlca_cli_test(hostile.cli.compare_sweep_excludes ${expect} "^dlca compare: --size excludes --sweep"
   $<TARGET_FILE:dlca_program> compare --sweep --size 8 --epochs 1)

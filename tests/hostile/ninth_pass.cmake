@@ -65,3 +65,8 @@ dlca_cli_test(hostile.ninth.sweep_row_contradicts_model sh -c "$<TARGET_FILE:dlc
   grep -q '\"epochs\": 5' s/runs/seed1.json && ${expect} --status 1 \
   'runs/seed1.json: not a finished run.s row \\(epochs: 5, but models/seed1.json was trained for 30\\)' \
   $<TARGET_FILE:dlca_sweep> --config ${n_tiny} --seeds 1 --epochs 30 --threads 1 --out s")
+# compare --size that the Game of Life cannot take exited 1 and blamed the experiment file.
+dlca_cli_test(hostile.ninth.compare_size_impossible ${expect} --status 2
+  "^compare_backends: .*game_of_life.json 20x12x12 \\(with --size 12\\): task.kind: game_of_life needs 1 channel on a 3x3 grid$"
+  $<TARGET_FILE:compare_backends> --config ${PROJECT_SOURCE_DIR}/targets/game_of_life.json --size 12
+  --epochs 2 --cpu-only --threads 1)
