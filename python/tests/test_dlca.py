@@ -289,7 +289,7 @@ class ErrorTest(Scratch):
                        resume=self.path("m.json"))
         with self.assertRaisesRegex(ValueError, "^device: the CPU backend has no devices"):
             dlca.train("checkerboard_sync", epochs=1, steps=2, device=0)
-        with self.assertRaisesRegex(ValueError, "the checkpoint is at epoch 2, past --epochs 1"):
+        with self.assertRaisesRegex(ValueError, "the checkpoint is at epoch 2, past epoch 1, where this run ends"):
             dlca.train("checkerboard_sync", epochs=1, steps=2, resume=self.path("m.json"))
         with self.assertRaisesRegex(Exception, "is the input"):
             dlca.train("checkerboard_sync", epochs=3, steps=2, resume=self.path("m.json"),

@@ -257,6 +257,13 @@ struct TrainingCli {
           throw UsageError(fmt::format("{}: has no effect without {}", option->get_name(),
                                        noise ? "--noise above 0" : "--sharpen-to below 1"));
       }
+      for (const auto& [option, field] : schedule_epochs)  // named, not blamed on a default 0
+        if (option->get_name() == "--sharpen-end" && option->count() == 0 &&
+            config.sharpen_to != 1.0f && config.sharpen_end < config.sharpen_start)
+          throw UsageError(
+              fmt::format("--sharpen-start {}: needs --sharpen-end, the epoch where "
+                          "the temperature reaches --sharpen-to",
+                          config.sharpen_start));
       config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
       const PreparedTraining prepared = prepare_training(
           config, task_of, choice, resumed ? &*resumed : nullptr, resume_path, memory_limit);

@@ -76,7 +76,8 @@ TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& di
 }  // namespace
 
 bool names_a_file(const std::string& name_or_path) {
-  return std::filesystem::path(name_or_path).extension() == ".json";
+  return std::filesystem::path(name_or_path).extension() == ".json" ||
+         name_or_path.find('/') != std::string::npos;  // ./exp.txt, /dev/fd/63: a path
 }
 
 ExperimentFile load_experiment(const std::string& name_or_path) {
@@ -99,9 +100,13 @@ ExperimentFile load_experiment(const std::string& name_or_path, const std::strin
       std::string names;
       for (const std::string& name : experiment_names(targets_dir))
         names += (names.empty() ? "" : ", ") + name;
+      const bool here = std::filesystem::is_regular_file(name_or_path, error);
       throw FileError(fmt::format(
-          "'{}': no experiment of that name in {} ({}; or give a .json file)", name_or_path,
-          targets_dir, names.empty() ? "it has none" : "it has " + names));
+          "'{}': no experiment of that name in {} ({}; or give a .json file){}", name_or_path,
+          targets_dir, names.empty() ? "it has none" : "it has " + names,
+          here
+              ? fmt::format(" (the file {0} here is read as a file when named ./{0})", name_or_path)
+              : ""));
     }
   }
   const std::string text = read_file(path.string(), size_t(1) << 24);

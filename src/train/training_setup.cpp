@@ -76,8 +76,8 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
                       config, saved_epoch);
   if (config.epochs < saved_epoch)
     throw ResumeMismatch(fmt::format(
-        "--resume {}: the checkpoint is at epoch {}, past --epochs {} (--epochs is the total to "
-        "reach)",
+        "--resume {}: the checkpoint is at epoch {}, past epoch {}, where this run ends "
+        "(--epochs, else the experiment's \"epochs\", is the total to reach)",
         path, saved_epoch, config.epochs));
 }
 

@@ -99,7 +99,7 @@ dlca_cli_test(hostile.cli.file_lr_bool sh -c "sed 's/\"lr\": 0.05,/\"lr\": true,
 # differing field in the configuration's order, floats as typed.
 set(small "--steps 2 --size 6 --quiet")  # a string: it goes inside sh -c commands
 dlca_cli_test(hostile.cli.resume_epochs_below sh -c "${tc} --epochs 3 ${small} --save ck.json \
-  && ${expect} '^train_checkerboard: --resume ck.json: the checkpoint is at epoch 3, past --epochs 2 ' \
+  && ${expect} '^train_checkerboard: --resume ck.json: the checkpoint is at epoch 3, past epoch 2, where this run ends ' \
      ${tc} --epochs 2 ${small} --resume ck.json")
 dlca_cli_test(hostile.cli.resume_epochs_equal sh -c "${tc} --epochs 3 ${small} --save ck.json \
   && ${tc} --epochs 3 ${small} --resume ck.json")

@@ -70,3 +70,14 @@ dlca_cli_test(hostile.ninth.compare_size_impossible ${expect} --status 2
   "^compare_backends: .*game_of_life.json 20x12x12 \\(with --size 12\\): task.kind: game_of_life needs 1 channel on a 3x3 grid$"
   $<TARGET_FILE:compare_backends> --config ${PROJECT_SOURCE_DIR}/targets/game_of_life.json --size 12
   --epochs 2 --cpu-only --threads 1)
+# Messages that named what the user never gave: "sharpen_end ... got 0" for a missing --sharpen-end.
+dlca_cli_test(hostile.ninth.sharpen_start_needs_end ${expect} --status 2
+  "^dlca_train: --sharpen-start 5: needs --sharpen-end, the epoch where the temperature reaches --sharpen-to$"
+  ${n_train} --config ${n_tiny} --epochs 20 --threads 1 --quiet --sharpen-to 0.5 --sharpen-start 5)
+# A path to an experiment file not named .json (./exp.txt, <(cat e.json)) was looked up as a name.
+dlca_cli_test(hostile.ninth.experiment_path_without_json sh -c "cp ${n_tiny} exp.txt && \
+  ${n_train} --config ./exp.txt --epochs 1 --threads 1 --quiet && ${expect} --status 2 \
+  'no experiment of that name .* \\(the file exp.txt here is read as a file when named ./exp.txt\\)$' \
+  ${n_train} --config exp.txt --epochs 1 --threads 1 --quiet")
+set_tests_properties(hostile.ninth.experiment_path_without_json PROPERTIES PASS_REGULAR_EXPRESSION
+  "tiny on cpu.*\nok: exit 2")

@@ -42,7 +42,8 @@ ExperimentFile load_experiment(const std::string& name_or_path);
 // relative to `dir`; errors start with `label`.
 ExperimentFile experiment_from_json(const nlohmann::json& json, const std::filesystem::path& dir,
                                     const std::string& label);
-// Whether the argument is a path to a .json file rather than an experiment name.
+// Whether the argument is a file (a .json name, or any path with a /) rather than an experiment
+// name.
 bool names_a_file(const std::string& name_or_path);
 // The task the spec describes, for the (possibly adjusted) config.
 std::unique_ptr<Task> make_task(const TaskSpec& spec, const ExperimentConfig& config);
