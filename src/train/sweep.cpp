@@ -237,6 +237,8 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
     if (!text("model").empty() || !text("logits_checksum").empty())
       throw std::runtime_error("model: a diverged run has no model file");
     row.final_soft_loss = row.final_hard_loss = std::numeric_limits<double>::quiet_NaN();
+    row.active_gates = json_integer<int>(j.at("active_gates"), "active_gates", 0);
+    row.pruned_gates = json_integer<int>(j.at("pruned_gates"), "pruned_gates", 0);
     row.wall_seconds = number("wall_seconds");
     return row;
   }
