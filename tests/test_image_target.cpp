@@ -81,6 +81,12 @@ TEST_CASE("palette images: indices beyond the palette are refused, not read as a
   CHECK(refusal(testing::with_chunk_after_header(testing::palette_png_bytes(1, 1, palette, {0}),
                                                  "PLTE", palette)) ==
         "dlca_test_bad.png: corrupt PNG (a second PLTE chunk at byte 51)");
+  // More alpha values than colours: the padding would have let the decoder take it.
+  CHECK(refusal(testing::reseal_png(
+            testing::palette_png_bytes(2, 1, palette, {0, 1})
+                .insert(8 + 25 + 12 + 6,
+                        std::string("\x00\x00\x00\x03tRNS\x10\x20\x30\x00\x00\x00\x00", 15)))) ==
+        "dlca_test_bad.png: corrupt PNG (tRNS has 3 alpha values, its palette 2 colours)");
   // A full palette of 256 colours: every index is in it.
   std::string full;
   for (int k = 0; k < 256; ++k) full += {char(k), char(k), char(k)};

@@ -122,7 +122,7 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   dlca::SweepRow diverged;
   diverged.seed = 4;
   diverged.epochs = 12;
-  diverged.diverged_epoch = 12;
+  diverged.diverged_epoch = 13;
   diverged.final_soft_loss = diverged.final_hard_loss = std::nan("");
   const nlohmann::json ran_away = diverged.to_json();
   CHECK(ran_away["final_soft_loss"].is_null());
@@ -132,7 +132,10 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   CHECK(dlca::SweepRow::from_json(old_row).to_json() == row);
   for (const auto& [key, value, why] :
        {std::tuple<const char*, nlohmann::json, const char*>{
-            "diverged_epoch", 5, "diverged_epoch: 5, but a diverged run trained 12 epochs before"},
+            "diverged_epoch", 5,
+            "diverged_epoch: 5, but a diverged run trained 12 epochs before it"},
+        {"first_zero_epoch", 3, "first_zero_epoch: must be null for a diverged run"},
+        {"active_gates", 7, "active_gates: must be 0 for a diverged run, got 7"},
         {"final_hard_loss", 3, "final_hard_loss: must be null for a diverged run, got 3"},
         {"model", "models/x.json", "model: a diverged run has no model file"}}) {
     nlohmann::json bad = ran_away;

@@ -143,6 +143,7 @@ std::vector<std::pair<size_t, uint32_t>> check_chunks(const std::string& path,
   const auto fail = [&](const std::string& why) { return FileError(path + ": " + why); };
   std::vector<std::pair<size_t, uint32_t>> idat;  // the image data: offset and length
   bool palette = false;
+  uint32_t palette_colours = 0;
   size_t at = 8;
   for (bool first = true;; first = false) {
     if (bytes.size() - at < 12)
@@ -167,7 +168,13 @@ std::vector<std::pair<size_t, uint32_t>> check_chunks(const std::string& path,
     if (type == "PLTE") {
       if (palette) throw fail(fmt::format("corrupt PNG (a second PLTE chunk at byte {})", at));
       palette = true;
+      palette_colours = length / 3;
     }
+    // More alpha values than colours: refused here, since the palette's padding (pad_palette)
+    // would hide it from the decoder.
+    if (type == "tRNS" && uint8_t(bytes[25]) == 3 && palette && length > palette_colours)
+      throw fail(fmt::format("corrupt PNG (tRNS has {} alpha values, its palette {} colours)",
+                             length, palette_colours));
     if (type == "IDAT") {
       if (uint8_t(bytes[25]) == 3 && !palette)
         throw fail("corrupt PNG (a palette image without a PLTE chunk before its data)");
@@ -284,7 +291,7 @@ Image load_png(const std::string& path) {
     for (size_t i = 0; i < size_t(w) * h; ++i) {
       const stbi_us* pixel = pixels16.get() + i * 4;
       if (pixel[0] == padded->unused[0] * 257 && pixel[1] == padded->unused[1] * 257 &&
-          pixel[2] == padded->unused[2] * 257 && pixel[3] == 65535)
+          pixel[2] == padded->unused[2] * 257)
         throw FileError(fmt::format(
             "{}: corrupt PNG (pixel ({}, {}) has a palette index beyond the {} colours of its "
             "PLTE chunk)",

@@ -50,7 +50,7 @@ TaskSpec task_from_json(const nlohmann::json& j, const std::filesystem::path& di
       // estimate, the task, a sweep's checksum) and leave the next one waiting.
       struct stat st {};
       if (::stat(t.image.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        throw ConfigError(
+        throw FileError(
             fmt::format("task.image: {}: not a regular file (a pipe or device); an "
                         "experiment's picture is read more than once",
                         t.image));
@@ -142,6 +142,8 @@ ExperimentFile experiment_from_json(const nlohmann::json& j, const std::filesyst
     return file;
   } catch (const ConfigError& e) {
     throw ConfigError(label + ": " + e.what());
+  } catch (const FileError& e) {  // its picture is not a file that can be read (a pipe)
+    throw FileError(label + ": " + e.what());
   }
 }
 

@@ -225,11 +225,13 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
   }
   // Rows written before runs could diverge have no "diverged_epoch".
   if (j.contains("diverged_epoch") && !j.at("diverged_epoch").is_null()) {
-    row.diverged_epoch = json_integer<int64_t>(j.at("diverged_epoch"), "diverged_epoch", 0);
-    if (*row.diverged_epoch != row.epochs)
+    row.diverged_epoch = json_integer<int64_t>(j.at("diverged_epoch"), "diverged_epoch", 1);
+    if (*row.diverged_epoch != row.epochs + 1)
       throw std::runtime_error(
-          fmt::format("diverged_epoch: {}, but a diverged run trained {} epochs before",
+          fmt::format("diverged_epoch: {}, but a diverged run trained {} epochs before it",
                       *row.diverged_epoch, row.epochs));
+    if (row.first_zero_epoch)
+      throw std::runtime_error("first_zero_epoch: must be null for a diverged run");
     for (const char* key : {"final_soft_loss", "final_hard_loss"})
       if (!j.at(key).is_null())
         throw std::runtime_error(
@@ -237,8 +239,10 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
     if (!text("model").empty() || !text("logits_checksum").empty())
       throw std::runtime_error("model: a diverged run has no model file");
     row.final_soft_loss = row.final_hard_loss = std::numeric_limits<double>::quiet_NaN();
-    row.active_gates = json_integer<int>(j.at("active_gates"), "active_gates", 0);
-    row.pruned_gates = json_integer<int>(j.at("pruned_gates"), "pruned_gates", 0);
+    for (const char* key : {"active_gates", "pruned_gates"})
+      if (j.at(key) != 0)
+        throw std::runtime_error(
+            fmt::format("{}: must be 0 for a diverged run, got {}", key, brief_json(j.at(key))));
     row.wall_seconds = number("wall_seconds");
     return row;
   }
@@ -496,7 +500,11 @@ void Sweep::open() {
       if (row.epochs > run.config.epochs)
         throw std::runtime_error(
             fmt::format("epochs: {} is beyond the sweep's {}", row.epochs, run.config.epochs));
-      if (row.diverged_epoch) {  // no model to check: its row is the whole result
+      if (row.diverged_epoch) {  // no model of its own: its row is the whole result
+        if (fs::exists(dir / "models" / (run.id + ".json"), error))
+          throw std::runtime_error(
+              fmt::format("diverged_epoch: {}, but models/{}.json holds a finished run's model",
+                          *row.diverged_epoch, run.id));
         rows_[run.index] = std::move(row);
         continue;
       }
@@ -519,11 +527,21 @@ void Sweep::open() {
           if (e.hard_loss == 0 && !first_zero) first_zero = e.epoch;
         if (saved.training->measured && saved.training->measured->hard_loss == 0 && !first_zero)
           first_zero = saved.training->measured->epoch;
-        const bool repaired = !first_zero && row.first_zero_epoch == row.epochs;
+        // --repair fixes the circuit after the last epoch: hard loss 0 "at" the last epoch,
+        // which the history does not show.
+        const double last_hard_loss = saved.training->measured ? saved.training->measured->hard_loss
+                                      : saved.training->history.empty()
+                                          ? row.final_hard_loss
+                                          : saved.training->history.back().hard_loss;
+        const bool repaired = saved.model.config.repair && row.final_hard_loss == 0 &&
+                              (first_zero || row.first_zero_epoch == row.epochs);
+        if (row.final_hard_loss != last_hard_loss && !repaired)
+          throw std::runtime_error(fmt::format("final_hard_loss: {:g}, but {} ends at {:g}",
+                                               row.final_hard_loss, row.model, last_hard_loss));
         if (row.epochs != saved.training->epoch)
           throw std::runtime_error(fmt::format("epochs: {}, but {} was trained for {}", row.epochs,
                                                row.model, saved.training->epoch));
-        if (row.first_zero_epoch != first_zero && !repaired)
+        if (row.first_zero_epoch != first_zero && !(repaired && !first_zero))
           throw std::runtime_error(
               fmt::format("first_zero_epoch: {}, but {} says {}",
                           row.first_zero_epoch ? std::to_string(*row.first_zero_epoch) : "never",
@@ -580,7 +598,8 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
     row.final_soft_loss = row.final_hard_loss = std::numeric_limits<double>::quiet_NaN();
     int64_t epoch = std::numeric_limits<int64_t>::max();
     for (const Trainer* trainer : prepared.trainers()) epoch = std::min(epoch, trainer->epoch());
-    row.diverged_epoch = row.epochs = epoch;
+    row.epochs = epoch;
+    row.diverged_epoch = epoch + 1;  // counted from 1, as the training's own message counts it
     row.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return row;
@@ -687,7 +706,7 @@ std::string progress_line(const SweepRow& row, size_t done, size_t total) {
                      row.options.empty() ? "" : " ", row.options,
                      solved(row) ? fmt::format("solved at epoch {}", *row.first_zero_epoch)
                      : row.diverged_epoch
-                         ? fmt::format("diverged at epoch {} (its loss or gradient not finite)",
+                         ? fmt::format("diverged in epoch {} (its loss or gradient not finite)",
                                        *row.diverged_epoch)
                      : row.first_zero_epoch
                          ? fmt::format("not solved (hard loss {:g} after {} epochs; 0 at epoch {})",

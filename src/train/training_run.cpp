@@ -116,27 +116,29 @@ bool file_holds(const std::string& path, const std::string& text) {
 }
 
 // A --save that could not be written at the end of a training: the model goes to the temporary
-// folder ($TMPDIR, else /tmp) under a new name instead, so that the training is not lost. Returns
-// what to add to the error ("; the trained model was written to PATH instead"), or nothing when
-// that failed too.
+// folder ($TMPDIR, and /tmp when that fails) under a new name instead, so that the training is not
+// lost. Returns what to add to the error: where the model went, or that it could not be kept.
 std::string rescue_model(const std::string& text) {
+  std::vector<std::filesystem::path> folders;
   std::error_code no_temp;
-  const std::filesystem::path dir = std::filesystem::temp_directory_path(no_temp);
-  if (no_temp) return {};
-  for (int n = 0; n < 100; ++n) {
-    const std::string path = (dir / fmt::format("dlca-model-{}-{}.json", ::getpid(), n)).string();
-    std::error_code error;
-    if (std::filesystem::symlink_status(path, error).type() !=
-        std::filesystem::file_type::not_found)
-      continue;  // never replaces a file
-    try {
-      write_file_atomically(path, text);
-    } catch (const FileError&) {
-      return {};
+  const std::filesystem::path temp = std::filesystem::temp_directory_path(no_temp);
+  if (!no_temp) folders.push_back(temp);
+  if (no_temp || temp != "/tmp") folders.emplace_back("/tmp");
+  for (const std::filesystem::path& dir : folders)
+    for (int n = 0; n < 100; ++n) {
+      const std::string path = (dir / fmt::format("dlca-model-{}-{}.json", ::getpid(), n)).string();
+      std::error_code error;
+      if (std::filesystem::symlink_status(path, error).type() !=
+          std::filesystem::file_type::not_found)
+        continue;  // never replaces a file
+      try {
+        write_file_atomically(path, text);
+      } catch (const FileError&) {
+        break;  // this folder takes no file: the next one
+      }
+      return "; the trained model was written to " + path + " instead";
     }
-    return "; the trained model was written to " + path + " instead";
-  }
-  return {};
+  return "; the trained model could not be kept in $TMPDIR or /tmp either";
 }
 
 }  // namespace

@@ -129,13 +129,20 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
   prepared.backend_name = prepared.candidates[0].backend->name();
   // The backend sets the order of float sums: a resume stays on the one that trained it (a
   // checkpoint without "backend" was trained on the CPU).
-  if (resumed && resumed->training && resumed->training->vulkan != (prepared.vulkan != nullptr)) {
+  if (resumed) {  // the file's state and each multi-start candidate's (moved from: flags kept)
+    std::vector<bool> trained_on_vulkan;
+    if (resumed->training) trained_on_vulkan.push_back(resumed->training->vulkan);
+    if (resumed->multi_start)
+      for (const StartState& c : resumed->multi_start->candidates)
+        trained_on_vulkan.push_back(c.training.vulkan);
     const auto name = [](bool vulkan) { return vulkan ? "a Vulkan device" : "the CPU"; };
-    throw ConfigError(fmt::format(
-        "--resume {}: was trained on {}, this run is on {}; give --backend {} to continue it "
-        "bit-identically",
-        resume_path, name(resumed->training->vulkan), name(prepared.vulkan != nullptr),
-        resumed->training->vulkan ? "vulkan" : "cpu"));
+    for (const bool vulkan : trained_on_vulkan)
+      if (vulkan != (prepared.vulkan != nullptr))
+        throw ConfigError(fmt::format(
+            "--resume {}: was trained on {}, this run is on {}; give --backend {} to continue it "
+            "bit-identically",
+            resume_path, name(vulkan), name(prepared.vulkan != nullptr),
+            vulkan ? "vulkan" : "cpu"));
   }
   // A CPU run's tile size sets the order of its float sums: a resume keeps the tile it used (a
   // checkpoint without "tile_cells" was trained with the automatic size).

@@ -28,7 +28,7 @@ set_tests_properties(hostile.ninth.run_picture_from_pipe PROPERTIES PASS_REGULAR
   "^read once\n$")
 dlca_cli_test(hostile.ninth.experiment_picture_pipe sh -c "mkfifo ff && \
   sed 's#../../../targets/lizard.png#ff#' ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/named_checkerboard_image_task.json \
-  > e.json && ${expect} --status 2 'task.image: .*ff: not a regular file \\(a pipe or device\\)' \
+  > e.json && ${expect} --status 1 'e.json: task.image: .*ff: not a regular file \\(a pipe or device\\)' \
   ${n_train} --config e.json --epochs 1 --quiet")
 # An image sweep resumed through another path to the same experiment ("./im/e.json") was refused
 # as "other task": the picture is compared by its checksum, not by the path that reaches it.
@@ -55,7 +55,7 @@ dlca_cli_test(hostile.ninth.sweep_diverged_run_is_a_row sh -c "$<TARGET_FILE:dlc
   $<TARGET_FILE:dlca_sweep> --config ${n_tiny} --seeds 1 --epochs 20 --threads 1 --out s \
   --set weight_decay=0 --set lr=3e38,0.05 | head -n 1")
 set_tests_properties(hostile.ninth.sweep_diverged_run_is_a_row PROPERTIES PASS_REGULAR_EXPRESSION
-  "^options,final_hard_loss,model,diverged_epoch\nweight_decay=0[;]lr=3e38,,,2\nweight_decay=0[;]lr=0.05,[0-9]+,models/weight_decay=0_lr=0.05_seed1.json,\n1\n.*: 2 runs, 2 finished before")
+  "^options,final_hard_loss,model,diverged_epoch\nweight_decay=0[;]lr=3e38,,,3\nweight_decay=0[;]lr=0.05,[0-9]+,models/weight_decay=0_lr=0.05_seed1.json,\n1\n.*: 2 runs, 2 finished before")
 # A hand-edited row claiming a stop at epoch 5 of 30 with a first zero at epoch 3, which its model
 # does not have, was taken and tabled; rows are checked against their model's own record now.
 dlca_cli_test(hostile.ninth.sweep_row_contradicts_model sh -c "$<TARGET_FILE:dlca_sweep> \
@@ -81,3 +81,11 @@ dlca_cli_test(hostile.ninth.experiment_path_without_json sh -c "cp ${n_tiny} exp
   ${n_train} --config exp.txt --epochs 1 --threads 1 --quiet")
 set_tests_properties(hostile.ninth.experiment_path_without_json PROPERTIES PASS_REGULAR_EXPRESSION
   "tiny on cpu.*\nok: exit 2")
+# A row edited into a solved one (final_hard_loss 0 at the last epoch, as a repair would give) was
+# tabled as solved though its run has no repair and its model ends wrong.
+dlca_cli_test(hostile.ninth.sweep_row_made_solved sh -c "$<TARGET_FILE:dlca_sweep> \
+  --config ${n_tiny} --seeds 1 --epochs 30 --threads 1 --out s > /dev/null && \
+  sed -i -e 's/\"first_zero_epoch\": null/\"first_zero_epoch\": 30/' \
+  -e 's/\"final_hard_loss\": [0-9.]*/\"final_hard_loss\": 0/' s/runs/seed1.json && ${expect} --status 1 \
+  'runs/seed1.json: not a finished run.s row \\(final_hard_loss: 0, but models/seed1.json ends at [1-9]' \
+  $<TARGET_FILE:dlca_sweep> --config ${n_tiny} --seeds 1 --epochs 30 --threads 1 --out s")

@@ -60,8 +60,8 @@ struct SweepRow {
   std::string model;   // relative to the sweep directory
   int64_t epochs = 0;  // epochs trained (fewer than asked when stopped as solved)
   std::string logits_checksum;
-  // A run whose loss or gradient stopped being finite: the epoch (counted as first_zero_epoch is)
-  // where it did. Its final losses are then NaN (null in runs.json, empty in runs.csv), `epochs`
+  // A run whose loss or gradient stopped being finite: the epoch where it did, counted from 1 as
+  // the training's own message counts it (`epochs` trained before it). Its final losses are then NaN (null in runs.json, empty in runs.csv), `epochs`
   // the epochs trained before, and it has no model file (model and logits_checksum empty).
   std::optional<int64_t> diverged_epoch;
   nlohmann::json to_json() const;
