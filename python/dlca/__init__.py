@@ -253,10 +253,8 @@ def _export(self, path, format=None, name=""):
     that runs it (.html); format defaults from the file's extension. The file is written
     atomically."""
     path = _path("path", path)
-    if format is not None and not isinstance(format, str):
+    if format is not None and not isinstance(format, str):  # None: from the file's extension
         raise TypeError("format: must be c, verilog, digitaljs or html, got %r" % (format,))
-    if not isinstance(name, str):
-        raise TypeError("name: must be text (a C or Verilog identifier), got %r" % (name,))
     if _os.path.isdir(path):
         raise ValueError("%s: is a directory; give a file name" % path)
     source = self.source_path

@@ -131,21 +131,15 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
     s.vulkan = where.device >= 0;
     s.device = std::max(where.device, 0);
     // The error of every step is kept (8 bytes a step; up to 10^9 steps): refused before it
-    // outgrows the memory. The CSV is written from it 64 KiB at a time.
+    // outgrows the memory. The CSV is written from it as it goes (OutputFile::append).
     dlca::check_memory(uint64_t(s.steps) * sizeof(int64_t),
                        fmt::format("keeping the error of each of {} steps", s.steps), 0, false);
     const auto errors = dlca::evaluate(model, s);
     if (!csv_path.empty()) {
       dlca::OutputFile csv_file(csv_path);
-      std::string csv = "step,error\n";
-      for (size_t i = 0; i < errors.size(); ++i) {
-        csv += fmt::format("{},{}\n", i + 1, errors[i]);
-        if (csv.size() >= (size_t(1) << 16)) {
-          csv_file.write(csv);
-          csv.clear();
-        }
-      }
-      csv_file.write(csv);
+      csv_file.append("step,error\n");
+      for (size_t i = 0; i < errors.size(); ++i)
+        csv_file.append(fmt::format("{},{}\n", i + 1, errors[i]));
       csv_file.commit();
     }
     const size_t tail_from = errors.size() > 500 ? 500 : errors.size() / 2;

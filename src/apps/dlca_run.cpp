@@ -295,18 +295,16 @@ int simulate(const Options& o) {
     gif.emplace(o.gif_path, 100);
     gif->add_frame(draw_grid(*grid, o.rgb, zoom));
   }
-  // The CSV goes to its temporary as the run goes, 64 KiB at a time: a long run's rows are not
+  // The CSV goes to its temporary as the run goes (OutputFile::append): a long run's rows are not
   // held in memory.
   std::unique_ptr<OutputFile> csv_file;
-  if (!o.csv_path.empty()) csv_file = std::make_unique<OutputFile>(o.csv_path);
-  std::string csv = target.empty() ? "step,alive\n" : "step,error,alive\n";
+  if (!o.csv_path.empty()) {
+    csv_file = std::make_unique<OutputFile>(o.csv_path);
+    csv_file->append(target.empty() ? "step,alive\n" : "step,error,alive\n");
+  }
   const auto log_step = [&](int step) {
-    csv += target.empty() ? fmt::format("{},{}\n", step, grid->count(0))
-                          : fmt::format("{},{},{}\n", step, error(), grid->count(0));
-    if (csv.size() >= (size_t(1) << 16)) {
-      csv_file->write(csv);
-      csv.clear();
-    }
+    csv_file->append(target.empty() ? fmt::format("{},{}\n", step, grid->count(0))
+                                    : fmt::format("{},{},{}\n", step, error(), grid->count(0)));
   };
   if (csv_file) log_step(0);
   double step_seconds = 0;
@@ -333,10 +331,7 @@ int simulate(const Options& o) {
 
   // All outputs are written before any replaces its file: a failure on one replaces none.
   OutputGroup outputs;
-  if (csv_file) {
-    csv_file->write(csv);
-    outputs.add(std::move(csv_file));
-  }
+  if (csv_file) outputs.add(std::move(csv_file));
   if (gif) outputs.add(gif->finish_uncommitted());
   if (!o.png_path.empty())
     outputs.add(o.png_path, png_bytes(o.png_path, draw_grid(*grid, o.rgb, 1)));

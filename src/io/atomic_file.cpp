@@ -170,7 +170,21 @@ void OutputFile::discard() {
   slot_ = -1;
 }
 
+void OutputFile::append(std::string_view bytes) {
+  pending_.append(bytes);
+  if (pending_.size() >= (size_t(1) << 16)) write({});
+}
+
 void OutputFile::write(std::string_view bytes) {
+  if (!pending_.empty()) {
+    const std::string kept = std::move(pending_);
+    pending_.clear();
+    write_now(kept);
+  }
+  write_now(bytes);
+}
+
+void OutputFile::write_now(std::string_view bytes) {
   if (fd_ < 0) throw FileError(path_ + ": write after the file was closed");
   size_t done = 0;
   while (done < bytes.size()) {
@@ -186,6 +200,7 @@ void OutputFile::write(std::string_view bytes) {
 }
 
 void OutputFile::commit() {
+  write({});  // what append() kept
   if (fd_ < 0) throw FileError(path_ + ": write after the file was closed");
   if (tmp_.empty()) {  // a device or pipe: nothing to sync or rename
     const int fd = fd_;

@@ -33,11 +33,16 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
   void write(std::string_view bytes);  // throws FileError
-  void commit();                       // throws FileError
+  // Many small pieces (a CSV row per step): kept and written 64 KiB at a time, so that a long
+  // output is never held whole; write() and commit() write what is kept first.
+  void append(std::string_view bytes);  // throws FileError
+  void commit();                        // throws FileError
   const std::string& path() const { return path_; }
 
  private:
+  void write_now(std::string_view bytes);
   void discard();
+  std::string pending_;              // appended, not written yet
   std::string path_, tmp_, target_;  // tmp_ empty when writing directly; target_: renamed onto
   int fd_ = -1;
   int slot_ = -1;  // in the registry remove_temporary_files() reads

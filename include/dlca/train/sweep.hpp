@@ -61,8 +61,9 @@ struct SweepRow {
   int64_t epochs = 0;  // epochs trained (fewer than asked when stopped as solved)
   std::string logits_checksum;
   // A run whose loss or gradient stopped being finite: the epoch where it did, counted from 1 as
-  // the training's own message counts it (`epochs` trained before it). Its final losses are then NaN (null in runs.json, empty in runs.csv), `epochs`
-  // the epochs trained before, and it has no model file (model and logits_checksum empty).
+  // the training's own message counts it (so `epochs`, those trained before it, is one less). Its
+  // final losses are then NaN (null in runs.json, empty in runs.csv), and it has no model file
+  // (model and logits_checksum empty).
   std::optional<int64_t> diverged_epoch;
   nlohmann::json to_json() const;
   static SweepRow from_json(const nlohmann::json& json);  // throws on a malformed row
