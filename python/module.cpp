@@ -228,10 +228,10 @@ void save(const PyModel& m, const std::string& path) {
                   m.multi_start ? &*m.multi_start : nullptr);
 }
 
-// A [gates][16] float32 array.
-py::array_t<float> per_gate(const std::vector<float>& values) {
-  const size_t gates = values.size() / kNumOps;
-  py::array_t<float> a({gates, size_t(kNumOps)});
+// A [gates][per_gate] float32 array.
+py::array_t<float> per_gate(const std::vector<float>& values, int per_gate = kNumOps) {
+  const size_t gates = values.size() / size_t(per_gate);
+  py::array_t<float> a({gates, size_t(per_gate)});
   std::copy(values.begin(), values.end(), a.mutable_data());
   return read_only(a);
 }
@@ -457,13 +457,16 @@ PYBIND11_MODULE(_dlca, m) {
           "config", [](const PyModel& p) { return json_to_python(config_to_json(p.model.config)); })
       .def_property_readonly(
           "task", [](const PyModel& p) { return json_to_python(task_to_json(p.model.task)); })
-      .def_property_readonly("logits", [](const PyModel& p) { return per_gate(p.model.logits); })
-      .def_property_readonly(
-          "probabilities",
-          [](const PyModel& p) { return per_gate(op_probabilities(p.model.logits)); })
+      .def_property_readonly("logits",
+                             [](const PyModel& p) {
+                               return per_gate(p.model.logits,
+                                               parameters_per_gate(p.model.config.gates));
+                             })
+      .def_property_readonly("probabilities",
+                             [](const PyModel& p) { return per_gate(op_probabilities(p.model)); })
       .def_property_readonly("ops",
                              [](const PyModel& p) {
-                               const auto ops = hard_ops(p.model.logits);
+                               const auto ops = hard_ops(p.model);
                                py::array_t<uint8_t> a(ops.size());
                                std::copy(ops.begin(), ops.end(), a.mutable_data());
                                return read_only(a);
@@ -478,7 +481,7 @@ PYBIND11_MODULE(_dlca, m) {
       .def_property_readonly("num_perception_gates",
                              [](const PyModel& p) { return p.model.num_perception_gates(); })
       .def_property_readonly("active_gates",
-                             [](const PyModel& p) { return active_gate_count(p.model.logits); })
+                             [](const PyModel& p) { return active_gate_count(p.model); })
       .def_property_readonly("pruned_gates",
                              [](const PyModel& p) { return int(prune(p.model).gates.size()); })
       .def_property_readonly("source_path",

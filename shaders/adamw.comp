@@ -1,5 +1,5 @@
 // Training on the device, end of an epoch: one AdamW step with element-wise clipping on every
-// logit (docs/MODEL.md §8, as src/train/adamw.cpp), unless a gradient was not finite.
+// parameter (docs/MODEL.md §8, as src/train/adamw.cpp), unless a gradient was not finite.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -7,7 +7,7 @@ layout(local_size_x = 256) in;
 
 void main() {
   const uint i = linear_index();
-  const uint n = pc.num_gates * 16u;
+  const uint n = pc.num_gates * gate_parameters();
   if (i >= n || train_results[1] != 0u) return;
   const float lr = optimizer[0], beta1 = optimizer[1], beta2 = optimizer[2], eps = optimizer[3];
   const float decay = optimizer[4], clip_value = optimizer[5];

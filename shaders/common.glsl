@@ -45,9 +45,10 @@ layout(std430, binding = 20) buffer Logits { float logits[]; };
 layout(std430, binding = 21) buffer Moments { float moments[]; };
 layout(std430, binding = 22) readonly buffer OpTable { vec4 op_table[16]; };
 // lr, beta1, beta2, eps, weight decay, clip, 1 - beta1^t, 1 - beta2^t, then the forward pass's
-// inverse temperature (forward-only sharpening; 1: the plain softmax) and 1 when logit_noise holds
-// this epoch's noise for the soft pass (0: none)
-layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[10]; };
+// inverse temperature (forward-only sharpening; 1: the plain softmax), 1 when logit_noise holds
+// this epoch's noise for the soft pass (0: none), and 1 for input-wise gates (4 angles a gate in
+// `logits`; 0: 16 logits)
+layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[11]; };
 layout(std430, binding = 24) buffer TrainResults { uint train_results[2]; };
 layout(std430, binding = 25) buffer LogitGradients { float logit_grad[]; };
 layout(std430, binding = 26) readonly buffer LogitNoise { float logit_noise[]; };
@@ -92,6 +93,14 @@ bool fires(uint cell) {
 float state_value(uint offset, uint index) {
   const float v = states[offset + index];
   return pc.hard != 0u ? (v > 0.5 ? 1.0 : 0.0) : v;
+}
+
+bool input_wise_gates() { return optimizer[10] != 0.0; }
+uint gate_parameters() { return input_wise_gates() ? 4u : 16u; }
+// An input-wise gate's 4 angles, one per input pattern (a, b) = 00, 01, 10, 11.
+vec4 input_wise_angles(uint gate) {
+  const uint k = gate * 4u;
+  return vec4(logits[k], logits[k + 1u], logits[k + 2u], logits[k + 3u]);
 }
 
 // The soft pass's logit i of a gate: with this epoch's noise when there is any.

@@ -1,7 +1,9 @@
-// Training on the device, start of an epoch: each gate's softmax (of its soft-pass logits, with any
-// noise, over the forward temperature) folded into its 4 affine coefficients, its argmax op's
-// coefficients (first maximum on ties) for the hard rollout, and the count of active gates (argmax
-// neither A nor B, docs/MODEL.md §11.1).
+// Training on the device, start of an epoch: each gate's soft op folded into its 4 affine
+// coefficients and its hard op's coefficients for the hard rollout, and the count of active gates
+// (hard op neither A nor B, docs/MODEL.md §11.1). Softmax gates: the softmax of the soft-pass
+// logits (with any noise, over the forward temperature), the argmax op (first maximum on ties).
+// Input-wise gates (src/core/input_wise_gates.cpp): s = (1 + sin w) / 2 per input pattern folded
+// into (s00, s10 - s00, s01 - s00, s00 - s01 - s10 + s11), the truth table of the signs of sin w.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -10,13 +12,21 @@ layout(local_size_x = 256) in;
 void main() {
   const uint gate = linear_index();
   if (gate >= pc.num_gates) return;
-  float p[16];
-  softmax16(gate, optimizer[8], p);
   vec4 soft = vec4(0.0);
   uint best = 0u;
-  for (uint i = 0u; i < 16u; ++i) {
-    soft += p[i] * op_table[i];
-    if (logits[gate * 16u + i] > logits[gate * 16u + best]) best = i;
+  if (input_wise_gates()) {
+    const vec4 sine = sin(input_wise_angles(gate));
+    const vec4 s = 0.5 + 0.5 * sine;
+    soft = vec4(s.x, s.z - s.x, s.y - s.x, s.x - s.y - s.z + s.w);
+    for (uint p = 0u; p < 4u; ++p)
+      if (sine[p] >= 0.0) best |= 1u << (3u - p);
+  } else {
+    float p[16];
+    softmax16(gate, optimizer[8], p);
+    for (uint i = 0u; i < 16u; ++i) {
+      soft += p[i] * op_table[i];
+      if (logits[gate * 16u + i] > logits[gate * 16u + best]) best = i;
+    }
   }
   coefficients[gate] = soft;
   coefficients[pc.num_gates + gate] = op_table[best];

@@ -1,7 +1,8 @@
-// Training on the device, after the backward pass: each gate's logit gradient from its sums
-// G = (sum g, sum g a, sum g b, sum g a b): dL/dp_i = M_i . G, then the backward of the softmax of
-// the undivided logits (also under forward-only sharpening); flags a
-// non-finite gradient (the AdamW step is then skipped and the host reports it).
+// Training on the device, after the backward pass: each gate's parameter gradient from its sums
+// G = (sum g, sum g a, sum g b, sum g a b), which are dL/d(coefficients). Softmax gates:
+// dL/dp_i = M_i . G, then the backward of the softmax of the undivided logits (also under
+// forward-only sharpening). Input-wise gates: through the fold to dL/ds, then dL/dw = cos(w) / 2 *
+// dL/ds. Flags a non-finite gradient (the AdamW step is then skipped and the host reports it).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -10,19 +11,29 @@ layout(local_size_x = 256) in;
 void main() {
   const uint gate = linear_index();
   if (gate >= pc.num_gates) return;
-  float p[16], dp[16];
-  softmax16(gate, 1.0, p);
   const vec4 sums = gate_sums[gate];
-  float mean = 0.0;
-  for (uint i = 0u; i < 16u; ++i) {
-    dp[i] = dot(op_table[i], sums);
-    mean += p[i] * dp[i];
-  }
   bool finite = true;
-  for (uint i = 0u; i < 16u; ++i) {
-    const float g = p[i] * (dp[i] - mean);
-    finite = finite && !isnan(g) && !isinf(g);
-    logit_grad[gate * 16u + i] = g;
+  if (input_wise_gates()) {
+    const vec4 d_s =
+        vec4(sums.x - sums.y - sums.z + sums.w, sums.z - sums.w, sums.y - sums.w, sums.w);
+    const vec4 g = 0.5 * cos(input_wise_angles(gate)) * d_s;
+    for (uint p = 0u; p < 4u; ++p) {
+      finite = finite && !isnan(g[p]) && !isinf(g[p]);
+      logit_grad[gate * 4u + p] = g[p];
+    }
+  } else {
+    float p[16], dp[16];
+    softmax16(gate, 1.0, p);
+    float mean = 0.0;
+    for (uint i = 0u; i < 16u; ++i) {
+      dp[i] = dot(op_table[i], sums);
+      mean += p[i] * dp[i];
+    }
+    for (uint i = 0u; i < 16u; ++i) {
+      const float g = p[i] * (dp[i] - mean);
+      finite = finite && !isnan(g) && !isinf(g);
+      logit_grad[gate * 16u + i] = g;
+    }
   }
   if (!finite) atomicOr(train_results[1], 1u);
 }

@@ -42,6 +42,13 @@ inline std::vector<BackendCase> backend_cases() {
   };
 }
 
+// The same cases with input-wise gates (4 angles per gate instead of 16 logits).
+inline std::vector<BackendCase> input_wise_backend_cases() {
+  std::vector<BackendCase> cases = backend_cases();
+  for (BackendCase& c : cases) c.config.gates = GateKind::kInputWise;
+  return cases;
+}
+
 // Float arithmetic against double: relative to the size of the values compared. A forward
 // temperature other than 1 checks forward-only sharpening; with `noise` Gumbel noise of that scale
 // is added to the soft pass's logits (the reference is simply run on the noisy logits).

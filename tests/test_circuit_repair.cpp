@@ -30,8 +30,8 @@ struct Solved {
 };
 
 double hard_loss(const RepairProblem& p, const RepairBatch& b, const std::vector<float>& logits) {
-  return hard_rollout(*p.program, hard_ops(logits), *p.geometry, b.initial_state, p.steps, b.masks,
-                      *b.target, *p.loss_channels)
+  return hard_rollout(*p.program, hard_ops(GateKind::kSoftmax, logits), *p.geometry,
+                      b.initial_state, p.steps, b.masks, *b.target, *p.loss_channels)
       .loss;
 }
 
@@ -62,14 +62,14 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   // Break the first update gate whose second most likely op makes the circuit fail.
   std::vector<float> broken = model.logits;
   int broken_gate = -1, right_op = -1;
-  const auto ops = hard_ops(model.logits);
+  const auto ops = hard_ops(model);
   for (int g = model.num_perception_gates(); g < model.num_gates() && broken_gate < 0; ++g) {
     const float* z = &model.logits[size_t(g) * kNumOps];
     int second = ops[g] == 0 ? 1 : 0;
     for (int i = 0; i < kNumOps; ++i)
       if (i != ops[g] && z[i] > z[second]) second = i;
     std::vector<float> trial = model.logits;
-    apply_repair({{g, ops[g], second}}, trial);
+    apply_repair({{g, ops[g], second}}, GateKind::kSoftmax, trial);
     if (hard_loss(problem, trial) > 0) {
       broken = trial;
       broken_gate = g;
@@ -77,7 +77,7 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
     }
   }
   REQUIRE(broken_gate >= 0);
-  CHECK(hard_ops(broken)[size_t(broken_gate)] != right_op);
+  CHECK(hard_ops(GateKind::kSoftmax, broken)[size_t(broken_gate)] != right_op);
 
   // Every gate a candidate, every op with probability at least 1e-6.
   RepairSettings settings;
@@ -85,9 +85,9 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   settings.min_probability = 1e-6;
   settings.max_alternatives = 15;
   settings.threads = 1;
-  const RepairReport one = search_repair(problem, broken, settings);
+  const RepairReport one = search_repair(problem, GateKind::kSoftmax, broken, settings);
   settings.threads = 2;
-  const RepairReport two = search_repair(problem, broken, settings);
+  const RepairReport two = search_repair(problem, GateKind::kSoftmax, broken, settings);
   CHECK(one.batches == 2);
   CHECK(one.hard_loss_before == hard_loss(problem, problem.batches[0], broken) +
                                     hard_loss(problem, problem.batches[1], broken));
@@ -104,12 +104,12 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   CHECK(two.hard_loss_after ==
         one.hard_loss_after);  // (rollouts run differ: chunks of 4 per thread)
   std::vector<float> repaired = broken;
-  apply_repair(one.changes, repaired);
+  apply_repair(one.changes, GateKind::kSoftmax, repaired);
   CHECK(hard_loss(problem, repaired) == 0);
   // The search itself changes nothing, and a search that may not pass at all reports the start.
   RepairSettings no_pass;
   no_pass.max_passes = 0;
-  CHECK(search_repair(problem, broken, no_pass).changes.empty());
+  CHECK(search_repair(problem, GateKind::kSoftmax, broken, no_pass).changes.empty());
 }
 
 TEST_CASE("applying a repair swaps the two logits (and companions); ties go to the new op") {
@@ -119,8 +119,8 @@ TEST_CASE("applying a repair swaps the two logits (and companions); ties go to t
   logits[7] = 4.0f;
   logits[kNumOps + 3] = 2.0f;  // gate 1: A and XOR tied; A wins as the first maximum
   logits[kNumOps + 6] = 2.0f;
-  apply_repair({{0, 3, 7}, {1, 3, 6}}, logits, {&moment});
-  const auto ops = hard_ops(logits);
+  apply_repair({{0, 3, 7}, {1, 3, 6}}, GateKind::kSoftmax, logits, {&moment});
+  const auto ops = hard_ops(GateKind::kSoftmax, logits);
   CHECK(ops[0] == 7);
   CHECK(ops[1] == 6);
   CHECK(logits[3] == 4.0f);
@@ -135,11 +135,11 @@ TEST_CASE("a trainer applies a repair to its parameters and moments") {
   Trainer& t = solved.trainer;
   const std::vector<float> logits = t.model().logits, m = t.optimizer().first_moment();
   const int gate = t.model().num_gates() - 1;
-  const int from = hard_ops(logits)[size_t(gate)], to = from == 0 ? 1 : 0;
+  const int from = hard_ops(GateKind::kSoftmax, logits)[size_t(gate)], to = from == 0 ? 1 : 0;
   RepairReport report;
   report.changes = {{gate, from, to}};
   t.apply_repair(report);
-  CHECK(hard_ops(t.model().logits)[size_t(gate)] == to);
+  CHECK(hard_ops(t.model())[size_t(gate)] == to);
   const size_t a = size_t(gate) * kNumOps + size_t(from), b = size_t(gate) * kNumOps + size_t(to);
   CHECK(t.optimizer().first_moment()[a] == m[b]);
   CHECK(t.optimizer().first_moment()[b] == m[a]);

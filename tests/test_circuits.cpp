@@ -22,7 +22,7 @@ namespace {
 // The unpruned hard program of a model, evaluated on one cell's patch bits.
 std::vector<uint8_t> evaluate_model_cell(const Model& model, const std::vector<uint8_t>& patch) {
   const CellProgram prog = build_cell_program(model);
-  const auto ops = hard_ops(model.logits);
+  const auto ops = hard_ops(model);
   std::vector<uint8_t> row(prog.num_rows, 0);
   std::copy(patch.begin(), patch.end(), row.begin());
   for (const GateOp& g : prog.ops) row[g.out] = hard_op_bit(ops[g.gate], row[g.a], row[g.b]);

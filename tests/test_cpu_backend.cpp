@@ -37,6 +37,13 @@ TEST_CASE("CPU backend matches the reference") {
   compare_with_reference(cases()[0], {});
 }
 
+TEST_CASE("CPU backend matches the reference with input-wise gates") {
+  for (const BackendCase& c : testing::input_wise_backend_cases())
+    for (int threads : {1, 2})
+      compare_with_reference(c,
+                             {.threads = threads, .checkpointing = threads == 1, .tile_cells = 16});
+}
+
 TEST_CASE("CPU backend matches the reference under forward-only sharpening and logit noise") {
   for (const BackendCase& c : cases()) {
     CpuBackend backend({.threads = 2, .checkpointing = true, .tile_cells = 16});

@@ -95,8 +95,12 @@ TEST_CASE("model files and checkpoints round-trip exactly") {
 TEST_CASE("resuming a checkpoint is bit-identical to the uninterrupted run") {
   testing::ScratchDir dir;
   const std::string path = dir / "dlca_test_checkpoint.json";
-  for (const ExperimentConfig& cfg : {testing::small_checkerboard(), small_async_jax()}) {
+  ExperimentConfig input_wise = small_async_jax();
+  input_wise.gates = GateKind::kInputWise;
+  for (const ExperimentConfig& cfg :
+       {testing::small_checkerboard(), small_async_jax(), input_wise}) {
     CAPTURE(cfg.async);
+    CAPTURE(gate_kind_name(cfg.gates));
     CheckerboardTask task(cfg);
     CpuBackend cpu({.threads = 2});
     Trainer whole(make_model(cfg), task, cpu);
@@ -107,6 +111,9 @@ TEST_CASE("resuming a checkpoint is bit-identical to the uninterrupted run") {
     const TrainingState state = training_state_of(first);
     save_model_file(path, first.model(), &state);
     ModelFile file = load_checkpoint(path);
+    CHECK(file.model.config.gates == cfg.gates);
+    CHECK(file.model.logits.size() ==
+          size_t(file.model.num_gates()) * size_t(parameters_per_gate(cfg.gates)));
     Trainer resumed(std::move(file.model), task, cpu);
     restore_training(resumed, std::move(*file.training));
     train(resumed, 25);

@@ -73,7 +73,7 @@ TEST_CASE("a version 2 model file still loads; its task is inferred from the nam
   CHECK(m.config.name == "checkerboard_tiny");
   CHECK(m.task.kind == TaskKind::kCheckerboard);
   CHECK(m.task.inferred);
-  CHECK(active_gate_count(m.logits) == 40);
+  CHECK(active_gate_count(m) == 40);
   ExperimentConfig c = m.config;
   c.name = "game_of_life";
   CHECK(task_inferred_from_name(c).kind == TaskKind::kGameOfLife);

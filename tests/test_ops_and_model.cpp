@@ -3,9 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/cell_program.hpp"
+#include "dlca/core/input_wise_gates.hpp"
 #include "reference/reference_model.hpp"
 #include "test_helpers.hpp"
 
@@ -50,13 +52,13 @@ TEST_CASE("checkerboard model layout and pass-through initialisation") {
   CHECK(m.num_perception_gates() == 224);
   CHECK(m.config.update_layers[0] == 264);
   CHECK(m.logits.size() == 3040u * 16);
-  CHECK(active_gate_count(m.logits) == 0);
-  const auto coeffs = soft_coefficients(m.logits);
+  CHECK(active_gate_count(m) == 0);
+  const auto coeffs = soft_coefficients(GateKind::kSoftmax, m.logits);
   // docs/MODEL.md §3.3: p_A = e^10 / (e^10 + 15); the soft gate is ~0.000363 + 0.999274 a.
   CHECK(coeffs[0] == doctest::Approx(0.000363).epsilon(0.01));
   CHECK(coeffs[1] == doctest::Approx(0.999274).epsilon(1e-5));
   CHECK(std::abs(coeffs[3]) < 1e-6);
-  const auto ops = hard_ops(m.logits);
+  const auto ops = hard_ops(m);
   for (uint8_t op : ops) CHECK(op == kOpPassA);
   // The cell program: one op per gate evaluation (perception once per channel).
   const CellProgram prog = build_cell_program(m);
@@ -71,9 +73,63 @@ TEST_CASE("hard ops take the first maximum and active gates skip A and B") {
   logits[2 * 16 + 6] = 1;  // XOR
   logits[2 * 16 + 9] = 1;  // tie: first maximum wins
   // gate 3: all zeros, first maximum is FALSE
-  const auto ops = hard_ops(logits);
+  const auto ops = hard_ops(GateKind::kSoftmax, logits);
   CHECK(ops == std::vector<uint8_t>{3, 5, 6, 0});
-  CHECK(active_gate_count(logits) == 2);
+  CHECK(active_gate_count(GateKind::kSoftmax, logits) == 2);
+}
+
+TEST_CASE("input-wise gates: pass-through start, every op reachable, probabilities, gradient") {
+  ExperimentConfig cfg = checkerboard_sync_config();
+  cfg.gates = GateKind::kInputWise;
+  const Model m = make_model(cfg);
+  CHECK(m.num_gates() == 3040);
+  CHECK(m.logits.size() == 3040u * 4);
+  CHECK(active_gate_count(m) == 0);
+  for (uint8_t op : hard_ops(m)) CHECK(op == kOpPassA);
+  // Near the pass-through a (coefficients ~(0, 1, 0, 0)) with a gradient that has not vanished.
+  const auto coeffs = soft_coefficients(GateKind::kInputWise, m.logits);
+  for (size_t g = 0; g < 3040; ++g) {
+    CHECK(coeffs[g * 4] < 0.0025);
+    CHECK(coeffs[g * 4 + 1] > 0.995);
+    for (int p = 0; p < 4; ++p) CHECK(std::abs(std::cos(m.logits[g * 4 + p])) >= 0.0499);
+  }
+  CHECK(m.logits != make_model(checkerboard_sync_config()).logits);  // not all the same start
+  // Every op: set it, read it back, and at w = +-pi/2 the fold is the op's own coefficients and
+  // its probability is 1.
+  for (int op = 0; op < kNumOps; ++op) {
+    CAPTURE(op);
+    float w[4] = {0.3f, -2.0f, 3.0f, -0.1f};
+    input_wise_set_op(w, op);
+    CHECK(input_wise_op(w) == op);
+    for (float& v : w) v = v < 0 ? -std::numbers::pi_v<float> / 2 : std::numbers::pi_v<float> / 2;
+    double c[4];
+    input_wise_coefficients(w, c);
+    for (int q = 0; q < 4; ++q) CHECK(c[q] == doctest::Approx(kOpCoefficients[op][q]));
+    float probabilities[16];
+    input_wise_op_probabilities(w, probabilities);
+    CHECK(probabilities[op] == doctest::Approx(1.0));
+  }
+  // Probabilities of any angles sum to 1, and the gradient is the fold's transpose times cos / 2:
+  // central differences of sum_q G_q c_q(w).
+  const float w[4] = {0.4f, -1.1f, 2.5f, 0.05f};
+  float probabilities[16];
+  input_wise_op_probabilities(w, probabilities);
+  double total = 0;
+  for (float p : probabilities) total += p;
+  CHECK(total == doctest::Approx(1.0));
+  const double sums[4] = {0.7, -1.3, 0.4, 2.1};
+  float grad[4];
+  input_wise_gradient(w, sums, grad);
+  for (int p = 0; p < 4; ++p) {
+    const auto objective = [&](float delta) {
+      float moved[4] = {w[0], w[1], w[2], w[3]};
+      moved[p] += delta;
+      double c[4];
+      input_wise_coefficients(moved, c);
+      return sums[0] * c[0] + sums[1] * c[1] + sums[2] * c[2] + sums[3] * c[3];
+    };
+    CHECK(grad[p] == doctest::Approx((objective(1e-3f) - objective(-1e-3f)) / 2e-3).epsilon(1e-3));
+  }
 }
 
 TEST_CASE(
@@ -93,7 +149,7 @@ TEST_CASE(
       const GridGeometry geo =
           make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, periodic);
       const HardRollout hard =
-          hard_rollout(build_cell_program(m), hard_ops(m.logits), geo, init.data(), cfg.steps,
+          hard_rollout(build_cell_program(m), hard_ops(m), geo, init.data(), cfg.steps,
                        masks.empty() ? nullptr : masks.data(), target, cfg.loss_channels);
       REQUIRE(hard.final_state.size() == ref.final_state.size());
       int mismatches = 0, ones = 0;

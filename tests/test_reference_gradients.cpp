@@ -58,6 +58,15 @@ TEST_CASE("reference gradients: four asynchronous steps, zero boundary") {
   check_against_finite_differences(testing::small_config(2, 2, 2, 4, 4, 4, 1, false, true), 80);
 }
 
+TEST_CASE("reference gradients: input-wise gates, synchronous on a torus and asynchronous") {
+  ExperimentConfig torus = testing::small_config(2, 3, 1, 3, 4, 3, 1, true, false);
+  torus.gates = GateKind::kInputWise;
+  check_against_finite_differences(torus, 80);
+  ExperimentConfig async = testing::small_config(2, 2, 2, 4, 4, 4, 1, false, true);
+  async.gates = GateKind::kInputWise;
+  check_against_finite_differences(async, 80);
+}
+
 TEST_CASE(
     "reference gradients: forward-only sharpening, from finite differences of the sharpened "
     "loss") {

@@ -47,6 +47,8 @@ TEST_CASE("Vulkan backend matches the reference") {
   VulkanBackend backend(validated());
   // Float sums in another order than the CPU's double accumulators.
   for (const auto& c : testing::backend_cases()) testing::compare_with_reference(c, backend, 2e-5);
+  for (const auto& c : testing::input_wise_backend_cases())
+    testing::compare_with_reference(c, backend, 2e-5);
   // Forward-only sharpening (rollouts with the host's coefficients).
   for (const auto& c : testing::backend_cases()) {
     testing::compare_with_reference(c, backend, 2e-5, 0.4);
@@ -111,11 +113,18 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
   // Both ways of training on Vulkan: AdamW on the device (parameters resident) and on the host;
   // plain, and with a sharpening schedule over epochs 5-15, noise (the device computes the
   // sharpened, noisy coefficients itself from the uploaded noise) and a larger AdamW epsilon.
+  // Input-wise gates: the same, with the betas and weight decay changed.
   for (const bool on_device : {true, false})
-    for (const bool sharpened : {false, true}) {
+    for (const int variant : {0, 1, 2}) {
+      const bool sharpened = variant == 1, input_wise = variant == 2;
       CAPTURE(on_device);
-      CAPTURE(sharpened);
+      CAPTURE(variant);
       ExperimentConfig c = testing::small_checkerboard();
+      if (input_wise) {
+        c.gates = GateKind::kInputWise;
+        c.adam_beta1 = 0.8f;
+        c.weight_decay = 0.03f;
+      }
       if (sharpened) {  // and logit noise from epoch 8
         c.sharpen_to = 0.2f;
         c.sharpen_start = 5;
@@ -140,7 +149,12 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
         CHECK(b.hard_loss == a.hard_loss);
         CHECK(b.active_gates == a.active_gates);
       }
-      CHECK(max_difference(on_cpu.model().logits, on_vulkan.model().logits) < 1e-3);
+      // An input-wise angle's gradient is a difference of the four gate sums (input_wise_gradient),
+      // which the device sums in float: small gradients keep about 1 % of relative error there
+      // (measured), and AdamW's steps, scaled to the gradients, take it at any size. Measured:
+      // 2.7e-3 after 20 epochs, a twentieth of one step of lr 0.05.
+      CHECK(max_difference(on_cpu.model().logits, on_vulkan.model().logits) <
+            (input_wise && on_device ? 5e-3 : 1e-3));
       CHECK(vulkan.validation_errors() == 0);
     }
 }

@@ -53,6 +53,19 @@ class TrainingTest(Scratch):
         self.assertEqual(cli["first_zero_epoch"], 244)
         self.assertEqual(model.summary["logits_checksum"], cli["logits_checksum"])
 
+    def test_input_wise_gates_as_the_program(self):
+        # gates="inputwise": 4 angles a gate, the same parameters as the program's --gates inputwise.
+        model = dlca.train("checkerboard_sync", epochs=4, gates="inputwise", threads=1)
+        self.assertEqual(model.logits.shape, (3040, 4))
+        self.assertEqual(model.probabilities.shape, (3040, 16))
+        self.assertEqual(model.config["gates"], "inputwise")
+        program("train_checkerboard", "--epochs", 4, "--gates", "inputwise", "--threads", 1,
+                "--quiet", "--summary", self.path("s.json"))
+        with open(self.path("s.json")) as f:
+            self.assertEqual(model.summary["logits_checksum"], json.load(f)["logits_checksum"])
+        with self.assertRaisesRegex(dlca.ConfigError, "^noise: acts on softmax logits"):
+            dlca.train("checkerboard_sync", epochs=2, gates="inputwise", noise=0.1)
+
     def test_callback_false_stops(self):
         model = dlca.train("checkerboard_sync", epochs=50, steps=2,
                            callback=lambda e, s, h, a: e < 9)

@@ -121,6 +121,13 @@ struct TrainingCli {
            "for an image target noise and sharpening over the second half of the epochs "
            "(README, \"Training recipes\")")
         ->check(CLI::IsMember({"paper", "robust"}));
+    app.add_option_function<std::string>(
+           "--gates", [this](const std::string& name) { config.gates = parse_gate_kind(name); },
+           "how each gate is trained: softmax (the notebook's 16 logits, one per op) or "
+           "inputwise (4 angles, one per input pattern: larger gradients at the pass-through "
+           "start; no --noise or --sharpen-to) (README, \"Training recipes\")")
+        ->default_str("softmax")
+        ->check(CLI::IsMember({"softmax", "inputwise"}));
     app.add_option("--starts", config.starts,
                    "candidates trained side by side from seeds derived from --seed; the first "
                    "to solve is kept (1 = a plain run)")

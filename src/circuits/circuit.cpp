@@ -130,7 +130,7 @@ Circuit prune(const Model& model) {
   for (size_t l = 0; l < model.update_layers.size(); ++l, ++global_layer)
     for (int j = 0; j < model.update_layers[l].width; ++j, ++i)
       origin[prog.ops[i].out] = {int(i), global_layer, j, fmt::format("u_{}_{}", l, j)};
-  return prune_rows(prog, hard_ops(model.logits), origin);
+  return prune_rows(prog, hard_ops(model), origin);
 }
 
 Circuit prune(const CellProgram& program, const std::vector<uint8_t>& ops) {

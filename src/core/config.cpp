@@ -39,6 +39,16 @@ Recipe parse_recipe(const std::string& name) {
   throw ConfigError(fmt::format("recipe: must be \"paper\" or \"robust\", got \"{}\"", name));
 }
 
+const char* gate_kind_name(GateKind g) {
+  return g == GateKind::kInputWise ? "inputwise" : "softmax";
+}
+
+GateKind parse_gate_kind(const std::string& name) {
+  if (name == "softmax") return GateKind::kSoftmax;
+  if (name == "inputwise") return GateKind::kInputWise;
+  throw ConfigError(fmt::format("gates: must be \"softmax\" or \"inputwise\", got \"{}\"", name));
+}
+
 RecipeDefaults recipe_defaults(Recipe recipe) {
   // robust: four candidates, stop at the first epoch whose hard loss is 0 (its parameters are the
   // ones kept), and repair the circuit when no candidate solved. Measured in RESULTS.md ("Training
@@ -53,6 +63,8 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
   // deep, long rollouts lets every logit take whole steps (README, "Training recipes").
   if (c.adam_eps == kNotebookAdamEps && !c.given.adam_eps) c.adam_eps = 1e-16f;
   if (c.noise != 0.0f || c.sharpen_to != 1.0f || c.given.schedule) return c;
+  // Logit noise and sharpening act on softmax logits: input-wise gates have neither.
+  if (c.gates == GateKind::kInputWise) return c;
   // Measured on the colored G at 3000 epochs (noise 1500-2600, sharpening 1500-3000): the noise
   // ends before the lowest temperature, so the run settles on a circuit the stop keeps.
   const int64_t epochs = c.epochs;
@@ -139,6 +151,10 @@ void validate(const ExperimentConfig& c) {
   if (c.sharpen_to == 1.0f && (c.sharpen_start != 0 || c.sharpen_end != 0))
     reject(c.sharpen_start != 0 ? "sharpen_start" : "sharpen_end",
            "has no effect without sharpen_to below 1");
+  // Both act on the 16 logits of a softmax gate; an input-wise gate has none.
+  if (c.gates == GateKind::kInputWise && (c.noise != 0.0f || c.sharpen_to != 1.0f))
+    reject(c.noise != 0.0f ? "noise" : "sharpen_to",
+           "acts on softmax logits: not available with inputwise gates");
   if (c.stop_when_solved < 0)
     reject("stop_when_solved", fmt::format("must be non-negative, got {}", c.stop_when_solved));
   if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))
@@ -256,7 +272,9 @@ uint64_t checkpoint_bytes_estimate(const ExperimentConfig& c) {
   // about 20 bytes per number as JSON text (measured on a trained lizard checkpoint); and each
   // one's history, four numbers per epoch, about 40 bytes.
   const uint64_t copies = c.starts > 1 ? uint64_t(c.starts) + 1 : 1;
-  return (gates * 16 * 3 * 20 + uint64_t(std::max(c.epochs, 0)) * 40) * copies;
+  return (gates * uint64_t(parameters_per_gate(c.gates)) * 3 * 20 +
+          uint64_t(std::max(c.epochs, 0)) * 40) *
+         copies;
 }
 
 ExperimentConfig paper_config(std::string name, int channels, int kernels,

@@ -106,7 +106,8 @@ const std::vector<const char*>& config_keys() {
                                                 "noise",
                                                 "noise_start",
                                                 "noise_end",
-                                                "repair"};
+                                                "repair",
+                                                "gates"};
   return keys;
 }
 
@@ -145,6 +146,7 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"noise_start", c.noise_start},
       {"noise_end", c.noise_end},
       {"repair", c.repair},
+      {"gates", gate_kind_name(c.gates)},
   };
 }
 
@@ -209,6 +211,9 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_integer(json, "noise_start", c.noise_start, 0);
   read_integer(json, "noise_end", c.noise_end, 0);
   read(json, "repair", c.repair);
+  std::string gates = gate_kind_name(c.gates);
+  read(json, "gates", gates);
+  c.gates = parse_gate_kind(gates);
   c.given.adam_eps = json.contains("adam_eps");
   for (const char* key : kScheduleKeys) c.given.schedule = c.given.schedule || json.contains(key);
   validate(c);

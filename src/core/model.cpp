@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dlca/core/input_wise_gates.hpp"
 #include "dlca/core/jax_random.hpp"
 #include "dlca/core/random.hpp"
 
@@ -32,7 +33,7 @@ void build_layout(Model& m) {
     m.update_layers.push_back({gate, 1, c.update_layers[l]});
     gate += m.update_layers.back().count();
   }
-  m.logits.assign(size_t(gate) * kNumOps, 0.0f);
+  m.logits.assign(size_t(gate) * size_t(parameters_per_gate(c.gates)), 0.0f);
 }
 
 Model make_model(const ExperimentConfig& config) {
@@ -72,8 +73,15 @@ Model make_model(const ExperimentConfig& config) {
                                                 c.perception_layers[l - 1], c.perception_layers[l],
                                                 derive_key(perception_key, l)));
   }
-  for (int g = 0; g < m.num_gates(); ++g)
-    m.logits[size_t(g) * kNumOps + kOpPassA] = kPassThroughLogit;
+  if (c.gates == GateKind::kInputWise) {
+    // dlca's stream for both kinds of random streams: the notebook has no input-wise gates.
+    const uint64_t key = derive_key(SeedKeys(c.seed).params, 0x495750ull);  // "IWP"
+    for (int g = 0; g < m.num_gates(); ++g)
+      input_wise_pass_through(&m.logits[size_t(g) * kInputPatterns], derive_key(key, uint64_t(g)));
+  } else {
+    for (int g = 0; g < m.num_gates(); ++g)
+      m.logits[size_t(g) * kNumOps + kOpPassA] = kPassThroughLogit;
+  }
   return m;
 }
 
@@ -93,9 +101,18 @@ std::array<double, kNumOps> softmax16(const float* z, double temperature = 1.0) 
 
 }  // namespace
 
-std::vector<float> soft_coefficients(const std::vector<float>& logits, double temperature) {
-  const size_t gates = logits.size() / kNumOps;
+std::vector<float> soft_coefficients(GateKind kind, const std::vector<float>& logits,
+                                     double temperature) {
+  const size_t gates = logits.size() / size_t(parameters_per_gate(kind));
   std::vector<float> coeffs(gates * 4);
+  if (kind == GateKind::kInputWise) {
+    double c[4];
+    for (size_t g = 0; g < gates; ++g) {
+      input_wise_coefficients(&logits[g * kInputPatterns], c);
+      for (int q = 0; q < 4; ++q) coeffs[g * 4 + q] = float(c[q]);
+    }
+    return coeffs;
+  }
   for (size_t g = 0; g < gates; ++g) {
     const auto p = softmax16(&logits[g * kNumOps], temperature);
     for (int q = 0; q < 4; ++q) {
@@ -126,18 +143,32 @@ const std::vector<float>& soft_pass_logits(const std::vector<float>& logits,
   return storage;
 }
 
-std::vector<float> op_probabilities(const std::vector<float>& logits) {
-  std::vector<float> probabilities(logits.size());
-  for (size_t g = 0; g < logits.size() / kNumOps; ++g) {
+std::vector<float> op_probabilities(GateKind kind, const std::vector<float>& logits) {
+  const size_t gates = logits.size() / size_t(parameters_per_gate(kind));
+  std::vector<float> probabilities(gates * kNumOps);
+  if (kind == GateKind::kInputWise) {
+    for (size_t g = 0; g < gates; ++g)
+      input_wise_op_probabilities(&logits[g * kInputPatterns], &probabilities[g * kNumOps]);
+    return probabilities;
+  }
+  for (size_t g = 0; g < gates; ++g) {
     const auto p = softmax16(&logits[g * kNumOps]);
     std::copy(p.begin(), p.end(), &probabilities[g * kNumOps]);
   }
   return probabilities;
 }
 
-std::vector<uint8_t> hard_ops(const std::vector<float>& logits) {
-  const size_t gates = logits.size() / kNumOps;
+std::vector<float> op_probabilities(const Model& model) {
+  return op_probabilities(model.config.gates, model.logits);
+}
+
+std::vector<uint8_t> hard_ops(GateKind kind, const std::vector<float>& logits) {
+  const size_t gates = logits.size() / size_t(parameters_per_gate(kind));
   std::vector<uint8_t> ops(gates);
+  if (kind == GateKind::kInputWise) {
+    for (size_t g = 0; g < gates; ++g) ops[g] = input_wise_op(&logits[g * kInputPatterns]);
+    return ops;
+  }
   for (size_t g = 0; g < gates; ++g) {
     const float* z = &logits[g * kNumOps];
     ops[g] = uint8_t(std::max_element(z, z + kNumOps) - z);  // first maximum
@@ -145,16 +176,30 @@ std::vector<uint8_t> hard_ops(const std::vector<float>& logits) {
   return ops;
 }
 
-int active_gate_count(const std::vector<float>& logits) {
+std::vector<uint8_t> hard_ops(const Model& model) {
+  return hard_ops(model.config.gates, model.logits);
+}
+
+int active_gate_count(GateKind kind, const std::vector<float>& logits) {
   int n = 0;
-  for (uint8_t op : hard_ops(logits)) n += (op != kOpPassA && op != kOpPassB);
+  for (uint8_t op : hard_ops(kind, logits)) n += (op != kOpPassA && op != kOpPassB);
   return n;
 }
 
-void logit_gradient_from_sums(const std::vector<float>& logits,
+int active_gate_count(const Model& model) {
+  return active_gate_count(model.config.gates, model.logits);
+}
+
+void logit_gradient_from_sums(GateKind kind, const std::vector<float>& logits,
                               const std::vector<double>& gate_sums, std::vector<float>& grad) {
-  const size_t gates = logits.size() / kNumOps;
+  const size_t gates = logits.size() / size_t(parameters_per_gate(kind));
   grad.assign(logits.size(), 0.0f);
+  if (kind == GateKind::kInputWise) {
+    for (size_t g = 0; g < gates; ++g)
+      input_wise_gradient(&logits[g * kInputPatterns], &gate_sums[g * 4],
+                          &grad[g * kInputPatterns]);
+    return;
+  }
   for (size_t g = 0; g < gates; ++g) {
     const auto p = softmax16(&logits[g * kNumOps]);
     const double* G = &gate_sums[g * 4];

@@ -239,7 +239,8 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   std::vector<float> noisy;
   const std::vector<float>& soft_logits =
       soft_pass_logits(model.logits, request.logit_noise, noisy);
-  const std::vector<float> coeffs = soft_coefficients(soft_logits, request.forward_temperature);
+  const std::vector<float> coeffs =
+      soft_coefficients(cfg.gates, soft_logits, request.forward_temperature);
   if (cfg.async && !batch.fire_masks)
     throw std::invalid_argument("rollout: async config without fire masks");
   const uint8_t* masks = cfg.async ? batch.fire_masks : nullptr;
@@ -335,13 +336,13 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
     for (int chunk = 0; chunk < plan.num_chunks; ++chunk)
       for (size_t i = 0; i < sums_per_chunk; ++i)
         gate_sums[i] += chunk_sums[size_t(chunk) * sums_per_chunk + i];
-    logit_gradient_from_sums(soft_logits, gate_sums, result.grad);
+    logit_gradient_from_sums(cfg.gates, soft_logits, gate_sums, result.grad);
   }
 
   if (request.hard_loss) {
     impl_->arena.execute([&] {  // the simulator's blocks run on this backend's threads
-      result.hard_loss = hard_rollout(prog, hard_ops(model.logits), geo, batch.initial_state, steps,
-                                      masks, target, cfg.loss_channels)
+      result.hard_loss = hard_rollout(prog, hard_ops(model), geo, batch.initial_state, steps, masks,
+                                      target, cfg.loss_channels)
                              .loss;
     });
   }

@@ -10,17 +10,18 @@
 #include <tbb/task_arena.h>
 
 #include "dlca/circuits/hard_rollout.hpp"
+#include "dlca/core/input_wise_gates.hpp"
 #include "dlca/core/model.hpp"
 #include "dlca/core/ops.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
 
 namespace dlca {
 
-RepairReport search_repair(const RepairProblem& problem, const std::vector<float>& logits,
-                           const RepairSettings& settings) {
+RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
+                           const std::vector<float>& logits, const RepairSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
   RepairReport report;
-  std::vector<uint8_t> ops = hard_ops(logits);
+  std::vector<uint8_t> ops = hard_ops(gate_kind, logits);
   const auto score = [&](const std::vector<uint8_t>& circuit) {
     double loss = 0;
     for (const RepairBatch& batch : problem.batches)
@@ -35,7 +36,7 @@ RepairReport search_repair(const RepairProblem& problem, const std::vector<float
   ++report.evaluations;
 
   // The candidates: uncertain gates first (lowest top probability), each one's likely other ops.
-  const std::vector<float> probabilities = op_probabilities(logits);
+  const std::vector<float> probabilities = op_probabilities(gate_kind, logits);
   const size_t gates = ops.size();
   std::vector<size_t> order(gates);
   std::iota(order.begin(), order.end(), 0);
@@ -105,8 +106,19 @@ RepairReport search_repair(const RepairProblem& problem, const std::vector<float
   return report;
 }
 
-void apply_repair(const std::vector<GateChange>& changes, std::vector<float>& logits,
-                  std::vector<std::vector<float>*> companions) {
+void apply_repair(const std::vector<GateChange>& changes, GateKind gate_kind,
+                  std::vector<float>& logits, std::vector<std::vector<float>*> companions) {
+  if (gate_kind == GateKind::kInputWise) {
+    for (const GateChange& c : changes) {
+      float* w = &logits[size_t(c.gate) * kInputPatterns];
+      const float before[kInputPatterns] = {w[0], w[1], w[2], w[3]};
+      input_wise_set_op(w, c.to_op);
+      for (int p = 0; p < kInputPatterns; ++p)
+        if (w[p] != before[p])
+          for (std::vector<float>* v : companions) (*v)[size_t(c.gate) * kInputPatterns + p] = 0;
+    }
+    return;
+  }
   for (const GateChange& c : changes) {
     const size_t base = size_t(c.gate) * kNumOps;
     const float* z = &logits[base];
@@ -116,8 +128,8 @@ void apply_repair(const std::vector<GateChange>& changes, std::vector<float>& lo
     std::swap(logits[to], logits[from]);
     for (std::vector<float>* v : companions) std::swap((*v)[to], (*v)[from]);
     // Equal logits: the first maximum wins, so lift the new op just above.
-    if (hard_ops({logits.begin() + long(base), logits.begin() + long(base + kNumOps)})[0] !=
-        c.to_op)
+    if (hard_ops(GateKind::kSoftmax, {logits.begin() + long(base),
+                                      logits.begin() + long(base + kNumOps)})[0] != c.to_op)
       logits[to] = std::nextafter(logits[to], INFINITY);
   }
 }

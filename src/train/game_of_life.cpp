@@ -71,7 +71,7 @@ bool GameOfLifeTask::solved_by(const Model& model) const {
 }
 
 int life_neighbourhoods_correct(const Model& model) {
-  return life_neighbourhoods_correct(build_cell_program(model), hard_ops(model.logits));
+  return life_neighbourhoods_correct(build_cell_program(model), hard_ops(model));
 }
 
 int life_neighbourhoods_correct(const CellProgram& prog, const std::vector<uint8_t>& ops) {
@@ -93,7 +93,7 @@ int life_neighbourhoods_correct(const CellProgram& prog, const std::vector<uint8
 }
 
 int64_t life_wrong_cells(const Model& model, int size, int steps, uint64_t seed) {
-  return life_wrong_cells(build_cell_program(model), hard_ops(model.logits), size, steps, seed);
+  return life_wrong_cells(build_cell_program(model), hard_ops(model), size, steps, seed);
 }
 
 int64_t life_wrong_cells(const CellProgram& prog, const std::vector<uint8_t>& ops, int size,

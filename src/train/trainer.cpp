@@ -120,13 +120,13 @@ RepairReport Trainer::search_repair(const RepairSettings& settings) {
   for (const auto& [batch, masks] : data)
     problem.batches.push_back(
         {batch.initial_states.data(), cfg.async ? masks.data() : nullptr, &batch.target});
-  return dlca::search_repair(problem, model_.logits, settings);
+  return dlca::search_repair(problem, cfg.gates, model_.logits, settings);
 }
 
 void Trainer::apply_repair(const RepairReport& report) {
   sync_from_device();
   std::vector<float> m = optimizer_.first_moment(), v = optimizer_.second_moment();
-  dlca::apply_repair(report.changes, model_.logits, {&m, &v});
+  dlca::apply_repair(report.changes, model_.config.gates, model_.logits, {&m, &v});
   optimizer_.restore(optimizer_.steps_taken(), std::move(m), std::move(v));
   if (on_device_) {
     device_needs_upload_ = true;
@@ -181,7 +181,7 @@ EpochStats Trainer::run_epoch() {
     if (!std::isfinite(r.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
     stats.soft_loss = r.soft_loss;
     stats.hard_loss = r.hard_loss;
-    stats.active_gates = active_gate_count(model_.logits);
+    stats.active_gates = active_gate_count(model_);
     optimizer_.step(model_.logits, r.grad);
   }
   ++epoch_;

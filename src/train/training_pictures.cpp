@@ -45,7 +45,7 @@ std::unique_ptr<OutputFile> rollout_gif_uncommitted(const Model& model, const Ta
   const GridGeometry geometry =
       make_grid_geometry(1, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram program = build_cell_program(model);
-  BitGrid sim(program, hard_ops(model.logits), geometry);
+  BitGrid sim(program, hard_ops(model), geometry);
   sim.set_state(batch.initial_states.data());  // the first sample
   const bool rgb = cfg.loss_channels.size() >= 3 && cfg.channels >= 3;
   const int zoom = rollout_gif_zoom(cfg);

@@ -199,7 +199,7 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
     bool works = report.hard_loss_after == 0;
     if (works) {
       Model repaired = candidate.model();
-      apply_repair(report.changes, repaired.logits);
+      apply_repair(report.changes, repaired.config.gates, repaired.logits);
       works = candidate.task().solved_by(repaired);
     }
     lines.push_back(fmt::format(
@@ -436,14 +436,14 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     summary.final_hard_loss = 0;
     if (!summary.first_zero_epoch) summary.first_zero_epoch = summary.epochs;
   }
-  summary.active_gates = active_gate_count(trainer().model().logits);
+  summary.active_gates = active_gate_count(trainer().model());
   summary.logits_checksum = dlca::logits_checksum(trainer().model().logits);
   summary.pruned_gates = int(prune(trainer().model()).gates.size());
   summary.wall_seconds = elapsed();
   // Several candidates: the time of an epoch of them all, what the run costs per epoch.
   summary.median_epoch_ms = starts > 1 ? median(round_ms) : median(epoch_ms);
   const Model& model = trainer().model();
-  const auto ops = hard_ops(model.logits);
+  const auto ops = hard_ops(model);
   summary.perception_op_counts.assign(kNumOps, 0);
   summary.update_op_counts.assign(kNumOps, 0);
   for (int g = 0; g < model.num_gates(); ++g)

@@ -96,7 +96,7 @@ static_assert(bindings_in_order(), "kBindingNames must list every binding in enu
 
 // Floats of the optimizer-scalars buffer: AdamW's 8, the forward pass's inverse temperature, and 1
 // when the logit-noise buffer holds this epoch's noise (else 0).
-constexpr uint32_t kOptimizerScalarCount = 10;
+constexpr uint32_t kOptimizerScalarCount = 11;
 
 // The push-constant block, field for field (32-bit unsigned each, in this order).
 struct Push {

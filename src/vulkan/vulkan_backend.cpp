@@ -135,6 +135,7 @@ struct VulkanBackend::Impl {
   // The current plan.
   std::optional<PlanKey> key;
   int num_gates = 0, num_ops = 0, steps = 0;
+  int gate_parameters = kNumOps;  // of the model trained on the device: 16 logits or 4 angles
   size_t state_size = 0;
   uint32_t cells = 0, chunk_cells = 0, chunks = 0, blocks = 0, loss_groups = 0;
   std::vector<std::pair<uint32_t, uint32_t>> levels;  // (first op, op count)
@@ -553,6 +554,7 @@ void VulkanBackend::Impl::record_backward(vk::Recorder& r) {
 // The logit gradient from the gate sums, and AdamW on the device's logits and moments.
 void VulkanBackend::Impl::record_optimizer(vk::Recorder& r) {
   r.pass(pipelines[kLogitGradient], base_push(), uint64_t(num_gates));
+  // Enough invocations for 16 logits a gate; with input-wise gates those past 4 a gate return.
   r.pass(pipelines[kAdamW], base_push(), uint64_t(num_gates) * kNumOps);
 }
 
@@ -627,9 +629,10 @@ void VulkanBackend::Impl::prepare(const Model& model, const Target& target,
         make_grid_geometry(batch.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
     build_plan(std::move(new_key), prog, model, geo);
   }
+  gate_parameters = parameters_per_gate(cfg.gates);
   // Uploads through the staging buffer overwrite the epoch's inputs: they go first.
   if (!device_state_live && trains_now) {
-    const size_t n = size_t(num_gates) * kNumOps;
+    const size_t n = size_t(num_gates) * size_t(gate_parameters);
     if (pending_logits.size() != n || pending_m.size() != n || pending_v.size() != n)
       throw std::logic_error("train_epoch: no training state uploaded for this model");
     std::vector<float> moments(pending_m);
@@ -693,7 +696,7 @@ void VulkanBackend::Impl::upload(Binding b, const void* data, size_t bytes) {
 }
 
 void VulkanBackend::Impl::download_state() {
-  const size_t n = size_t(num_gates) * kNumOps;
+  const size_t n = size_t(num_gates) * size_t(gate_parameters);
   pending_logits.resize(n);
   std::vector<float> moments(2 * n);
   download(kLogits, pending_logits.data(), n * 4);
@@ -711,8 +714,9 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
   std::vector<float> noisy;
   const std::vector<float>& soft_logits =
       soft_pass_logits(model.logits, request.logit_noise, noisy);
-  const std::vector<float> soft = soft_coefficients(soft_logits, request.forward_temperature);
-  const std::vector<uint8_t> hard = hard_ops(model.logits);
+  const std::vector<float> soft =
+      soft_coefficients(model.config.gates, soft_logits, request.forward_temperature);
+  const std::vector<uint8_t> hard = hard_ops(model);
   float* coefficients = reinterpret_cast<float*>(staging + I.layout.coefficients);
   std::memcpy(coefficients, soft.data(), soft.size() * 4);
   for (size_t g = 0; g < hard.size(); ++g)
@@ -728,7 +732,7 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
   if (request.gradient) {
     const float* sums = reinterpret_cast<const float*>(staging + I.layout.gate_sums);
     std::vector<double> gate_sums(sums, sums + size_t(I.num_gates) * 4);
-    logit_gradient_from_sums(soft_logits, gate_sums, result.grad);
+    logit_gradient_from_sums(model.config.gates, soft_logits, gate_sums, result.grad);
   }
   if (request.final_state) {
     const float* state = reinterpret_cast<const float*>(staging + I.layout.final_state);
@@ -757,16 +761,18 @@ DeviceEpoch VulkanBackend::train_epoch(const Model& model, const AdamWSettings& 
                                        const RolloutBatch& batch) {
   Impl& I = *impl_;
   I.prepare(model, target, batch, true);
-  const float scalars[kOptimizerScalarCount] = {settings.learning_rate,
-                                                settings.beta1,
-                                                settings.beta2,
-                                                settings.eps,
-                                                settings.weight_decay,
-                                                settings.clip,
-                                                1.0f - std::pow(settings.beta1, float(step)),
-                                                1.0f - std::pow(settings.beta2, float(step)),
-                                                float(1.0 / forward_temperature),
-                                                logit_noise ? 1.0f : 0.0f};
+  const float scalars[kOptimizerScalarCount] = {
+      settings.learning_rate,
+      settings.beta1,
+      settings.beta2,
+      settings.eps,
+      settings.weight_decay,
+      settings.clip,
+      1.0f - std::pow(settings.beta1, float(step)),
+      1.0f - std::pow(settings.beta2, float(step)),
+      float(1.0 / forward_temperature),
+      logit_noise ? 1.0f : 0.0f,
+      model.config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
   char* staging = static_cast<char*>(I.staging.mapped);
   std::memcpy(staging + I.layout.optimizer, scalars, sizeof(scalars));
   if (logit_noise) {

@@ -77,7 +77,7 @@ PageContent model_page_content(const Model& model, const std::string& source) {
   page.source = source;
   page.config = model.config;
   page.task = model.task;
-  page.active_gates = active_gate_count(model.logits);
+  page.active_gates = active_gate_count(model);
   return page;
 }
 

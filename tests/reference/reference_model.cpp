@@ -136,8 +136,34 @@ struct GateWeights {
   std::vector<Vec> p;  // per gate: the 16 op weights (softmax, or one-hot when hard)
 };
 
-// Softmax of logits / temperature per gate, or one-hot at the argmax when hard.
-GateWeights gate_weights(const std::vector<double>& logits, bool hard, double temperature) {
+// Whether op's truth table outputs 1 on input pattern q = 2a + b.
+bool op_outputs_one(int op, int q) { return (op >> (3 - q)) & 1; }
+
+// Input-wise gates: each pattern q outputs 1 with chance s_q = (1 + sin w_q) / 2, independently, so
+// op i has weight prod_q (s_q or 1 - s_q); when hard, one-hot at the op of the signs of sin w.
+GateWeights input_wise_weights(const std::vector<double>& w, bool hard) {
+  GateWeights weights;
+  const size_t gates = w.size() / 4;
+  weights.p.resize(gates, Vec(16, 0.0));
+  for (size_t g = 0; g < gates; ++g) {
+    for (int i = 0; i < 16; ++i) {
+      double chance = 1;
+      for (int q = 0; q < 4; ++q) {
+        const double s =
+            hard ? (std::sin(w[g * 4 + q]) >= 0 ? 1.0 : 0.0) : 0.5 + 0.5 * std::sin(w[g * 4 + q]);
+        chance *= op_outputs_one(i, q) ? s : 1 - s;
+      }
+      weights.p[g][i] = chance;
+    }
+  }
+  return weights;
+}
+
+// Softmax of logits / temperature per gate, or one-hot at the argmax when hard; input-wise gates
+// as input_wise_weights.
+GateWeights gate_weights(GateKind kind, const std::vector<double>& logits, bool hard,
+                         double temperature) {
+  if (kind == GateKind::kInputWise) return input_wise_weights(logits, hard);
   GateWeights w;
   const size_t gates = logits.size() / 16;
   w.p.resize(gates, Vec(16, 0.0));
@@ -181,7 +207,7 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
   const int C = cfg.channels, K = cfg.kernels, H = cfg.height, W = cfg.width,
             S = cfg.perception_outputs();
   const int P = int(model.perception_layers.size()), U = int(model.update_layers.size());
-  const GateWeights w = gate_weights(logits, hard, forward_temperature);
+  const GateWeights w = gate_weights(cfg.gates, logits, hard, forward_temperature);
   if (cfg.async && masks.size() != size_t(cfg.steps) * H * W)
     throw std::invalid_argument("reference: async config needs steps x H x W fire masks");
   const auto sidx = [&](int b, int c, int y, int x) {
@@ -323,9 +349,28 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
     d_state = d_old;
   }
 
-  // The softmax backward, always of the undivided logits (forward-only sharpening).
-  const GateWeights plain = gate_weights(logits, false, 1.0);
   result.grad.assign(logits.size(), 0.0);
+  if (cfg.gates == GateKind::kInputWise) {
+    // d weight_i / d s_q is the product over the other patterns, with the sign of op i's output on
+    // q; ds_q / dw_q = cos(w_q) / 2.
+    for (size_t g = 0; g < dp.size(); ++g)
+      for (int q = 0; q < 4; ++q) {
+        double d_s = 0;
+        for (int i = 0; i < 16; ++i) {
+          double others = 1;
+          for (int r = 0; r < 4; ++r) {
+            if (r == q) continue;
+            const double s = 0.5 + 0.5 * std::sin(logits[g * 4 + r]);
+            others *= op_outputs_one(i, r) ? s : 1 - s;
+          }
+          d_s += dp[g][i] * (op_outputs_one(i, q) ? others : -others);
+        }
+        result.grad[g * 4 + q] = d_s * 0.5 * std::cos(logits[g * 4 + q]);
+      }
+    return result;
+  }
+  // The softmax backward, always of the undivided logits (forward-only sharpening).
+  const GateWeights plain = gate_weights(GateKind::kSoftmax, logits, false, 1.0);
   for (size_t g = 0; g < plain.p.size(); ++g) {
     const Vec& p = plain.p[g];
     double mean = 0;

@@ -39,6 +39,18 @@ RecipeDefaults recipe_defaults(Recipe recipe);
 
 inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "repair"};
 
+// How a gate's op is parametrised while training (README, "Training recipes"). kSoftmax: the
+// notebook's 16 logits, one per op, mixed by their softmax. kInputWise: 4 angles, one per input
+// pattern (a, b) = 00, 01, 10, 11 (Light DLGN's input-wise parametrisation): the soft gate outputs
+// sum over the patterns of P(pattern) * (1 + sin w) / 2, the hard gate the truth table of the
+// signs.
+enum class GateKind { kSoftmax, kInputWise };
+
+const char* gate_kind_name(GateKind g);
+GateKind parse_gate_kind(const std::string& name);  // throws ConfigError
+// The trained parameters of one gate: 16 logits, or 4 input-wise angles.
+inline constexpr int parameters_per_gate(GateKind g) { return g == GateKind::kInputWise ? 4 : 16; }
+
 // Thrown for an impossible configuration; what() starts with the offending field's name.
 class ConfigError : public std::runtime_error {
  public:
@@ -125,6 +137,8 @@ struct ExperimentConfig {
   float noise = 0.0f;
   int noise_start = 0;
   int noise_end = 0;
+  // The gates' parametrisation (GateKind): the notebook's softmax over 16 logits, or input-wise.
+  GateKind gates = GateKind::kSoftmax;
   // Greedy repair of the hard circuit when training ends unsolved (README, "Training recipes"):
   // kept only when it reaches hard loss 0. Like `epochs` it does not change the training itself.
   bool repair = false;

@@ -36,24 +36,31 @@ struct Model {
   std::vector<LayerWiring> update_wiring;      // one per update gate layer
   std::vector<GateLayer> perception_layers;
   std::vector<GateLayer> update_layers;
-  std::vector<float> logits;  // num_gates() * 16
-  TrainedTask task;           // what it was trained for (set by the Trainer; stored in model files)
+  // The trained parameters, parameters_per_gate(config.gates) per gate: 16 logits (softmax gates)
+  // or 4 angles (input-wise gates).
+  std::vector<float> logits;
+  TrainedTask task;  // what it was trained for (set by the Trainer; stored in model files)
 
-  int num_gates() const { return int(logits.size() / kNumOps); }
+  int num_gates() const { return int(logits.size() / size_t(parameters_per_gate(config.gates))); }
   int num_perception_gates() const;
 };
 
-// Builds a validated model: wiring from the seed, every gate initialised as pass-through A
-// (logit 10 at index 3, 0 elsewhere). Throws ConfigError.
+// Builds a validated model: wiring from the seed, every gate initialised as pass-through A (softmax
+// gates: logit 10 at index 3, 0 elsewhere; input-wise gates: input_wise_pass_through). Throws
+// ConfigError.
 Model make_model(const ExperimentConfig& config);
-// Fills perception_layers/update_layers and sizes logits (zeros) for the config.
+// Fills perception_layers/update_layers and sizes the parameters (zeros) for the config.
 void build_layout(Model& model);
 
 inline constexpr float kPassThroughLogit = 10.0f;
 
-// Softmax of each gate's logits divided by `temperature`, folded into the 4 affine coefficients: 4
-// floats per gate. Temperature 1 is the plain softmax, bit for bit.
-std::vector<float> soft_coefficients(const std::vector<float>& logits, double temperature = 1.0);
+// The functions below read a gate array laid out as Model::logits, for either kind of gate.
+
+// Each gate's soft op folded into its 4 affine coefficients: softmax gates take the softmax of
+// their logits divided by `temperature` (1: the plain softmax, bit for bit); input-wise gates
+// input_wise_coefficients (temperature must be 1).
+std::vector<float> soft_coefficients(GateKind gates, const std::vector<float>& parameters,
+                                     double temperature = 1.0);
 // Gumbel(0, 1) noise for every logit, drawn by a counter-based stream keyed by (seed, epoch):
 // the same on every backend and after a resume.
 std::vector<float> logit_noise(size_t count, uint64_t seed, int64_t epoch);
@@ -63,17 +70,22 @@ const std::vector<float>& soft_pass_logits(const std::vector<float>& logits,
                                            const std::vector<float>* noise,
                                            std::vector<float>& storage);
 
-// Each gate's op probabilities (the softmax of its logits): 16 floats per gate, gate-major.
-std::vector<float> op_probabilities(const std::vector<float>& logits);
-// Argmax op of each gate (first maximum on ties, as JAX).
-std::vector<uint8_t> hard_ops(const std::vector<float>& logits);
-// Gates whose argmax is neither A nor B; perception counted once per kernel (docs/MODEL.md §11.1).
-int active_gate_count(const std::vector<float>& logits);
+// Each gate's op probabilities, 16 floats per gate, gate-major: the softmax of its logits, or for
+// input-wise gates input_wise_op_probabilities.
+std::vector<float> op_probabilities(GateKind gates, const std::vector<float>& parameters);
+std::vector<float> op_probabilities(const Model& model);
+// Each gate's hard op: the argmax op (first maximum on ties, as JAX), or for input-wise gates the
+// truth table of its angles' signs.
+std::vector<uint8_t> hard_ops(GateKind gates, const std::vector<float>& parameters);
+std::vector<uint8_t> hard_ops(const Model& model);
+// Gates whose hard op is neither A nor B; perception counted once per kernel (docs/MODEL.md §11.1).
+int active_gate_count(GateKind gates, const std::vector<float>& parameters);
+int active_gate_count(const Model& model);
 
 // Per gate, the sums over every use G = (sum g, sum g*a, sum g*b, sum g*a*b) of the upstream
-// gradient g and inputs a, b. Converts them to the logit gradient: dL/dp = M G, then softmax
-// backward.
-void logit_gradient_from_sums(const std::vector<float>& logits,
+// gradient g and inputs a, b. Converts them to the parameters' gradient: for softmax gates
+// dL/dp = M G, then softmax backward; for input-wise gates input_wise_gradient.
+void logit_gradient_from_sums(GateKind gates, const std::vector<float>& parameters,
                               const std::vector<double>& gate_sums, std::vector<float>& grad);
 
 }  // namespace dlca

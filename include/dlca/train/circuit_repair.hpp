@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dlca/core/cell_program.hpp"
+#include "dlca/core/config.hpp"
 #include "dlca/core/grid.hpp"
 
 namespace dlca {
@@ -62,13 +63,16 @@ struct RepairProblem {
 // probability, then each gate's alternatives by falling probability): a change is kept when it
 // lowers the hard loss. Candidates are
 // scored in parallel in chunks, the first improving one in order is kept, so the result is the
-// same at any thread count. `logits` only rank the candidates; nothing is changed.
-RepairReport search_repair(const RepairProblem& problem, const std::vector<float>& logits,
-                           const RepairSettings& settings = {});
+// same at any thread count. `logits` (the gates' parameters, of kind `gates`) only rank the
+// candidates; nothing is changed.
+RepairReport search_repair(const RepairProblem& problem, GateKind gates,
+                           const std::vector<float>& logits, const RepairSettings& settings = {});
 
-// Makes each change's op the gate's argmax: its logit and the old top one are swapped (the same
-// entries of any `companions`, such as optimizer moments, are swapped alike).
-void apply_repair(const std::vector<GateChange>& changes, std::vector<float>& logits,
-                  std::vector<std::vector<float>*> companions = {});
+// Makes each change's op the gate's hard op. Softmax gates: its logit and the old top one are
+// swapped (the same entries of any `companions`, such as optimizer moments, are swapped alike).
+// Input-wise gates: the angles whose output differs are negated (input_wise_set_op), and the same
+// entries of the companions set to 0.
+void apply_repair(const std::vector<GateChange>& changes, GateKind gates,
+                  std::vector<float>& logits, std::vector<std::vector<float>*> companions = {});
 
 }  // namespace dlca

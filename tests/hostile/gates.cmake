@@ -1,0 +1,30 @@
+# Input-wise gates (--gates inputwise): they train, stop, resume bit for bit, and their models go
+# through every tool that reads a model; options that act on softmax logits are refused.
+set(g_train $<TARGET_FILE:train_checkerboard>)
+set(g_dlca $<TARGET_FILE:dlca_program>)
+# The paper's checkerboard, seed 1, input-wise: hard loss 0 first at epoch 160 (softmax gates: not
+# by epoch 1000 on this seed). The saved model exports to every format, runs and becomes a page.
+dlca_cli_test(gates.input_wise_trains sh -c "${g_train} --gates inputwise --seed 1 --epochs 161 \
+  --threads 1 --quiet --save m.json --summary s.json && grep -q '\"gates\":\"inputwise\"' m.json \
+  && grep -q '\"first_zero_epoch\": 160' s.json && ${g_dlca} export --model m.json --html p.html \
+  --c k.c --verilog v.v --digitaljs d.json > /dev/null && test -s p.html && test -s k.c && test -s v.v \
+  && test -s d.json && ${g_dlca} run --model m.json --steps 30 --size 16 --quiet --csv r.csv \
+  && ${g_dlca} eval --model m.json && echo all checked")
+set_tests_properties(gates.input_wise_trains PROPERTIES PASS_REGULAR_EXPRESSION
+  "hard loss first reached 0 at epoch 160\n(.*\n)*all checked\n$")
+# 3 epochs, saved, resumed to 6 on another thread count: the same parameters as 6 straight.
+dlca_cli_test(gates.input_wise_resumes_exactly sh -c "${g_train} --gates inputwise --epochs 6 \
+  --threads 1 --quiet | grep parameters > a.txt && ${g_train} --gates inputwise --epochs 3 \
+  --threads 1 --quiet --save h.json > /dev/null && ${g_train} --gates inputwise --epochs 6 \
+  --threads 2 --quiet --resume h.json | grep parameters > b.txt && test -s a.txt && cmp a.txt b.txt \
+  && echo same parameters")
+set_tests_properties(gates.input_wise_resumes_exactly PROPERTIES PASS_REGULAR_EXPRESSION
+  "^same parameters\n$")
+# Logit noise and sharpening have no input-wise counterpart: refused by name.
+dlca_cli_test(gates.input_wise_no_noise ${expect} --status 2
+  "^train_checkerboard: invalid configuration: noise: acts on softmax logits: not available with inputwise gates"
+  ${g_train} --gates inputwise --noise 0.1 --epochs 2)
+dlca_cli_test(gates.input_wise_no_sharpening ${expect} --status 2
+  "invalid configuration: sharpen_to: acts on softmax logits"
+  ${g_train} --gates inputwise --sharpen-to 0.5 --sharpen-start 1 --sharpen-end 2 --epochs 2)
+dlca_cli_test(gates.unknown_kind ${expect} --status 2 "--gates: .*sigmoid" ${g_train} --gates sigmoid)
