@@ -171,12 +171,18 @@ TEST_CASE("robust's schedule for targets grown from a fixed start, relative to t
     c.epochs = epochs;
     CHECK_NOTHROW(validate(with_recipe_schedule(c, true)));
   }
-  // Unchanged: not grown from a fixed start, the paper recipe; noise or sharpening given keep
-  // their schedule (and get the epsilon), an epsilon given is kept.
+  // Unchanged: the paper recipe; noise or sharpening given keep their schedule (and get the
+  // epsilon), an epsilon given is kept. Not grown from a fixed start: input-wise gates and
+  // nothing else, unless gates were given.
   const auto unchanged = [](const ExperimentConfig& x, bool fixed_start) {
     return config_to_json(with_recipe_schedule(x, fixed_start)) == config_to_json(x);
   };
-  CHECK(unchanged(c, false));
+  ExperimentConfig input_wise = c;
+  input_wise.gates = GateKind::kInputWise;
+  CHECK(config_to_json(with_recipe_schedule(c, false)) == config_to_json(input_wise));
+  ExperimentConfig softmax_given = c;
+  softmax_given.given.gates = true;
+  CHECK(unchanged(softmax_given, false));
   ExperimentConfig own = c;
   own.sharpen_to = 0.2f;
   own.adam_eps = 1e-16f;
@@ -192,6 +198,7 @@ TEST_CASE("robust's schedule for targets grown from a fixed start, relative to t
   own = c;
   own.recipe = Recipe::kPaper;
   CHECK(unchanged(own, true));
+  CHECK(unchanged(own, false));
   // Given at the notebook's values (--adam-eps 1e-8, --noise 0): kept as given.
   own = c;
   own.given.adam_eps = true;

@@ -65,6 +65,11 @@ class TrainingTest(Scratch):
             self.assertEqual(model.summary["logits_checksum"], json.load(f)["logits_checksum"])
         with self.assertRaisesRegex(dlca.ConfigError, "^noise: acts on softmax logits"):
             dlca.train("checkerboard_sync", epochs=2, gates="inputwise", noise=0.1)
+        # robust takes input-wise gates for the checkerboard unless gates= is given.
+        robust = dict(epochs=2, steps=2, recipe="robust", starts=2, threads=2)
+        self.assertEqual(dlca.train("checkerboard_sync", **robust).config["gates"], "inputwise")
+        self.assertEqual(dlca.train("checkerboard_sync", gates="softmax", **robust).config["gates"],
+                         "softmax")
 
     def test_callback_false_stops(self):
         model = dlca.train("checkerboard_sync", epochs=50, steps=2,

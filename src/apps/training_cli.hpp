@@ -117,16 +117,20 @@ struct TrainingCli {
              config.repair = defaults.repair;
            },
            "paper: the notebook's recipe, bit for bit; robust: 4 starts, stop at the first "
-           "epoch with hard loss 0 and keep those parameters, repair an unsolved circuit, and "
-           "for an image target noise and sharpening over the second half of the epochs "
-           "(README, \"Training recipes\")")
+           "epoch with hard loss 0 and keep those parameters, repair an unsolved circuit, "
+           "input-wise gates for checkerboards and Game of Life, and for an image target noise "
+           "and sharpening over the second half of the epochs (README, \"Training recipes\")")
         ->check(CLI::IsMember({"paper", "robust"}));
     app.add_option_function<std::string>(
-           "--gates", [this](const std::string& name) { config.gates = parse_gate_kind(name); },
+           "--gates",
+           [this](const std::string& name) {
+             config.gates = parse_gate_kind(name);
+             config.given.gates = true;
+           },
            "how each gate is trained: softmax (the notebook's 16 logits, one per op) or "
            "inputwise (4 angles, one per input pattern: larger gradients at the pass-through "
-           "start; no --noise or --sharpen-to) (README, \"Training recipes\")")
-        ->default_str("softmax")
+           "start; no --noise or --sharpen-to); default: inputwise with --recipe robust for "
+           "checkerboards and Game of Life, else softmax (README, \"Training recipes\")")
         ->check(CLI::IsMember({"softmax", "inputwise"}));
     app.add_option("--starts", config.starts,
                    "candidates trained side by side from seeds derived from --seed; the first "

@@ -215,6 +215,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read(json, "gates", gates);
   c.gates = parse_gate_kind(gates);
   c.given.adam_eps = json.contains("adam_eps");
+  c.given.gates = json.contains("gates");
   for (const char* key : kScheduleKeys) c.given.schedule = c.given.schedule || json.contains(key);
   validate(c);
   return c;
@@ -224,6 +225,8 @@ void drop_recipe_filled_keys(nlohmann::json& config_json, const GivenOptions& gi
   const ExperimentConfig notebook;
   if (!given.adam_eps && config_json.value("adam_eps", 0.0f) == notebook.adam_eps)
     config_json.erase("adam_eps");
+  if (!given.gates && config_json.value("gates", "") == gate_kind_name(notebook.gates))
+    config_json.erase("gates");
   if (given.schedule) return;
   const nlohmann::json off = config_to_json(notebook);
   for (const char* key : kScheduleKeys)

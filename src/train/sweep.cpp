@@ -380,11 +380,12 @@ nlohmann::json Sweep::identity() const {
   for (const SweepSetting& s : spec_.settings) settings.push_back({{s.key, s.values}});
   nlohmann::json configs = nlohmann::json::array();
   for (const SweepRun& run : runs_)
-    configs.push_back(
-        {{"id", run.id},
-         {"config", config_to_json(run.config)},
-         {"given",  // what robust may not fill in (GivenOptions)
-          {{"adam_eps", run.config.given.adam_eps}, {"schedule", run.config.given.schedule}}}});
+    configs.push_back({{"id", run.id},
+                       {"config", config_to_json(run.config)},
+                       {"given",  // what robust may not fill in (GivenOptions)
+                        {{"adam_eps", run.config.given.adam_eps},
+                         {"schedule", run.config.given.schedule},
+                         {"gates", run.config.given.gates}}}});
   return {{"format", "dlca-sweep 1"},
           {"seeds", spec_.seeds},
           {"set", settings},
@@ -456,6 +457,8 @@ void Sweep::open() {
         } catch (const ConfigError&) {  // left as it is: it differs
         }
         if (!run.contains("given")) run["given"] = wanted["runs"][r]["given"];
+        if (run["given"].is_object() && !run["given"].contains("gates"))  // recorded since
+          run["given"]["gates"] = wanted["runs"][r]["given"]["gates"];
       }
     if (saved != wanted) {
       std::string what = "experiment configuration or task";

@@ -490,6 +490,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
         "that scored it are kept\n",
         solved_window, solved_window == 1 ? "" : "s");
   const ExperimentConfig& config = trainer().model().config;
+  if (config.gates == GateKind::kInputWise) out << "gates: input-wise (4 angles a gate)\n";
   if (config.sharpen_to != 1.0f)
     out << fmt::format("forward-only sharpening: temperature 1 to {:g} over epochs {}-{}\n",
                        config.sharpen_to, config.sharpen_start, config.sharpen_end);

@@ -99,6 +99,10 @@ ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& 
     c.sharpen_end = saved.sharpen_end;
     c.given.schedule = true;  // the checkpoint's, also when it had none (--noise 0 given then)
   }
+  if (resumed && !c.given.gates) {  // the checkpoint's kind of gates, as its schedule
+    c.gates = resumed->model.config.gates;
+    c.given.gates = true;
+  }
   return with_recipe_schedule(c, make_task(c)->describe().kind == TaskKind::kImage);
 }
 

@@ -28,3 +28,14 @@ dlca_cli_test(gates.input_wise_no_sharpening ${expect} --status 2
   "invalid configuration: sharpen_to: acts on softmax logits"
   ${g_train} --gates inputwise --sharpen-to 0.5 --sharpen-start 1 --sharpen-end 2 --epochs 2)
 dlca_cli_test(gates.unknown_kind ${expect} --status 2 "--gates: .*sigmoid" ${g_train} --gates sigmoid)
+# robust takes input-wise gates for the checkerboard (and says so), not when --gates is given, and
+# not for an image target (softmax gates with its noise and sharpening schedule).
+dlca_cli_test(gates.robust_picks_input_wise sh -c "${g_train} --recipe robust --starts 2 --epochs 2 \
+  --steps 2 --save r.json | grep '^gates: input-wise' && grep -q '\"gates\":\"inputwise\"' r.json \
+  && ${g_train} --recipe robust --gates softmax --starts 2 --epochs 2 --steps 2 --quiet --save s.json \
+  > /dev/null && grep -q '\"gates\":\"softmax\"' s.json && ${g_dlca} train colored_g --recipe robust \
+  --starts 1 --epochs 2 --quiet --save g.json > /dev/null && grep -q '\"gates\":\"softmax\"' g.json \
+  && ${g_train} --recipe robust --starts 2 --epochs 3 --steps 2 --quiet --resume r.json > /dev/null \
+  && echo all three")
+set_tests_properties(gates.robust_picks_input_wise PROPERTIES PASS_REGULAR_EXPRESSION
+  "^gates: input-wise \\(4 angles a gate\\)\nall three\n$")

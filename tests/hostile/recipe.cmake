@@ -34,7 +34,7 @@ dlca_cli_test(recipe.file_zero_starts sh -c "sed 's/\"seed\": 23/\"seed\": 23, \
   && ${expect} 'x.json: starts: must be' $<TARGET_FILE:dlca_train_program> --config x.json")
 # A multi-start checkpoint resumed without its recipe: refused, naming what differs.
 dlca_cli_test(recipe.resume_needs_recipe sh -c "${train} --recipe robust --epochs 2 --quiet --save m.json \
-  && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\". the checkpoint.s starts is 4 but this run.s is 1 \\(give the options' \
+  && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\". the checkpoint.s starts is 4 but this run.s is 1. the checkpoint.s gates is \"inputwise\" but this run.s is \"softmax\" \\(give the options' \
   ${train} --resume m.json --epochs 4")
 # An unsolved multi-start checkpoint resumed without --starts is refused, even when the chosen
 # candidate has the run's own seed (it continued that candidate alone, dropping the others).

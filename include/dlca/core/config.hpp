@@ -85,6 +85,7 @@ inline constexpr float kNotebookWeightDecay = 1e-2f;
 struct GivenOptions {
   bool adam_eps = false;
   bool schedule = false;  // any of noise, noise_start, noise_end, sharpen_to, sharpen_start, ...
+  bool gates = false;
 };
 
 struct ExperimentConfig {
@@ -158,11 +159,12 @@ double forward_temperature(const ExperimentConfig& config, int64_t epoch);
 // above 0) or when off.
 float noise_scale(const ExperimentConfig& config, int64_t epoch);
 
-// robust's schedule for a target grown from one fixed start (an image such as the colored G or the
-// lizard), relative to the run's epochs E: AdamW's epsilon 1e-16 (when it is the notebook's),
-// Gumbel logit noise of scale 0.1 from E/2 to 13E/15, and forward-only sharpening from 1 at E/2 to
-// 0.05 at E (README, "Training recipes"); noise and sharpening only when the configuration has
-// neither of its own. Any other configuration comes back unchanged.
+// robust's choices that depend on the task (README, "Training recipes"). For a target grown from
+// one fixed start (an image such as the colored G or the lizard), relative to the run's epochs E:
+// AdamW's epsilon 1e-16 (when it is the notebook's), Gumbel logit noise of scale 0.1 from E/2 to
+// 13E/15, and forward-only sharpening from 1 at E/2 to 0.05 at E; noise and sharpening only when
+// the configuration has neither of its own. For any other task (checkerboards, Game of Life):
+// input-wise gates, unless gates were given. A `paper` configuration comes back unchanged.
 ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_fixed_start);
 
 // Throws ConfigError("field: reason") for the first problem found.
