@@ -107,9 +107,9 @@ bool written_directly(const std::string& path) {
 // writing the same file (Python trainings side by side) never share one.
 std::atomic<uint64_t> g_temporaries_made{0};
 
-// Where `path` leads after following symbolic links, existing or not (a link to a file not yet
-// made leads to that file); `path` itself when it is no link. Links that go round are refused.
-std::filesystem::path link_target(const std::string& path) {
+}  // namespace
+
+std::string link_target(const std::string& path) {
   std::error_code ec;
   std::filesystem::path target = path;
   for (int hops = 0; std::filesystem::is_symlink(target, ec); ++hops) {
@@ -119,10 +119,8 @@ std::filesystem::path link_target(const std::string& path) {
                       (ec ? ec.message() : std::string("too many levels of symbolic links")) + ")");
     target = next.is_absolute() ? next : target.parent_path() / next;
   }
-  return target;
+  return target.string();
 }
-
-}  // namespace
 
 void check_file_name(const std::string& path) {
   if (path.find('\0') == std::string::npos) return;

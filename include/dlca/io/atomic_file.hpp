@@ -66,6 +66,10 @@ void write_file_atomically(const std::string& path, std::string_view contents);
 // writable, and it is not a directory), so a long run can refuse a bad output path before it
 // starts.
 void check_writable(const std::string& path);
+// Where `path` leads after following symbolic links, existing or not (a link to a file not yet
+// made leads to that file); `path` itself when it is no link. Throws FileError for links that go
+// round.
+std::string link_target(const std::string& path);
 // True when writes to `path` go in place (an existing device, pipe or socket, /dev/stdout): no
 // temporary file, and no files meant to sit beside it either.
 bool is_written_in_place(const std::string& path);

@@ -1,0 +1,11 @@
+# Outputs and signals: outputs reached through symbolic links, options that change nothing, and
+# what a stopped program leaves behind.
+set(os_model ${CMAKE_CURRENT_SOURCE_DIR}/data/model_v2_checkerboard.json)
+
+# A link to an output not yet made was compared as the link itself: the summary replaced the model
+# it led to (exit 0), and --png replaced the --gif.
+dlca_cli_test(hostile.outputs.link_to_another_output sh -c "ln -s m.json s.json && \
+  ${expect} --status 2 '^train_checkerboard: --save m.json: is also the output --summary s.json$' \
+  ${train} --epochs 1 --steps 1 --quiet --summary s.json --save m.json && test ! -e m.json && \
+  ln -s m.png a.png && ${expect} --status 2 '^dlca_run: --gif m.png: is also the output --png a.png$' \
+  ${run} --model ${os_model} --size 16 --steps 1 --quiet --png a.png --gif m.png && test ! -e m.png")
