@@ -265,9 +265,11 @@ void check_writable(const std::string& path) {
       return;
     }
   }
-  const size_t slash = path.find_last_of('/');
+  // The folder the file is made in: that of the file a symbolic link leads to.
+  const std::string target = link_target(path);
+  const size_t slash = target.find_last_of('/');
   const std::string dir =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : target.substr(0, slash));
   if (::stat(dir.c_str(), &st) != 0)
     throw FileError(path + ": cannot write there (" + dir + ": " + error_text() + ")");
   if (!S_ISDIR(st.st_mode))

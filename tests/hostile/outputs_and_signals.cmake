@@ -9,3 +9,8 @@ dlca_cli_test(hostile.outputs.link_to_another_output sh -c "ln -s m.json s.json 
   ${train} --epochs 1 --steps 1 --quiet --summary s.json --save m.json && test ! -e m.json && \
   ln -s m.png a.png && ${expect} --status 2 '^dlca_run: --gif m.png: is also the output --png a.png$' \
   ${run} --model ${os_model} --size 16 --steps 1 --quiet --png a.png --gif m.png && test ! -e m.png")
+# A link into a missing folder passed the check before the run: the whole training ran, then failed.
+dlca_cli_test(hostile.outputs.link_into_missing_folder sh -c "ln -s missing/dir/s.json s.json && \
+  ${expect} --status 1 '^train_checkerboard: --summary s.json: cannot write there \\(missing/dir: No such file or directory\\)$' \
+  ${train} --epochs 100000 --steps 1 --quiet --summary s.json")
+set_tests_properties(hostile.outputs.link_into_missing_folder PROPERTIES TIMEOUT 60)
