@@ -234,12 +234,21 @@ struct TrainingCli {
         } catch (const FileError& e) {  // "--resume cb.json: cannot open (...)"
           throw FileError(std::string("--resume ") + e.what());
         }
-        if (config.epochs == resumed->training->epoch)
-          std::fprintf(stderr,
-                       "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
-                       "training, only the outputs are written\n",
-                       program, resume_path.c_str(), (long long)config.epochs);
       }
+      // Checkpoints are written at the epochs divisible by N before the last one (which writes
+      // --save anyway): without one, the option changes nothing.
+      const int64_t from = resumed ? resumed->training->epoch : 0;
+      if (const int64_t every = run.checkpoint_every;
+          every > 0 && from < config.epochs && (from / every + 1) * every >= config.epochs)
+        throw UsageError(fmt::format(
+            "--checkpoint-every {}: has no effect with --epochs {}{} (no checkpoint falls before "
+            "the last epoch, which writes --save anyway)",
+            every, config.epochs, from > 0 ? fmt::format(" from epoch {}", from) : ""));
+      if (resumed && config.epochs == resumed->training->epoch)
+        std::fprintf(stderr,
+                     "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
+                     "training, only the outputs are written\n",
+                     program, resume_path.c_str(), (long long)config.epochs);
       const auto task_of = [&](const ExperimentConfig& c) -> std::unique_ptr<Task> {
         using Made = decltype(make_task(c));  // a Task, or a pointer to one
         if constexpr (requires(Made m) { m.release(); })

@@ -14,3 +14,11 @@ dlca_cli_test(hostile.outputs.link_into_missing_folder sh -c "ln -s missing/dir/
   ${expect} --status 1 '^train_checkerboard: --summary s.json: cannot write there \\(missing/dir: No such file or directory\\)$' \
   ${train} --epochs 100000 --steps 1 --quiet --summary s.json")
 set_tests_properties(hostile.outputs.link_into_missing_folder PROPERTIES TIMEOUT 60)
+# --checkpoint-every with no such epoch before the last was taken and did nothing.
+dlca_cli_test(hostile.outputs.checkpoint_every_without_effect sh -c "${expect} --status 2 \
+  '^train_checkerboard: --checkpoint-every 100: has no effect with --epochs 5 \\(no checkpoint falls before the last epoch, which writes --save anyway\\)$' \
+  ${train} --epochs 5 --steps 1 --quiet --checkpoint-every 100 --save m.json && test ! -e m.json && \
+  ${train} --epochs 4 --steps 1 --quiet --save m.json && ${expect} --status 2 \
+  '^train_checkerboard: --checkpoint-every 3: has no effect with --epochs 6 from epoch 4 ' \
+  ${train} --epochs 6 --steps 1 --quiet --checkpoint-every 3 --save m.json --resume m.json && \
+  ${train} --epochs 7 --steps 1 --quiet --checkpoint-every 3 --save m.json --resume m.json")
