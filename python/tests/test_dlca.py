@@ -221,6 +221,13 @@ class ErrorTest(Scratch):
             deep = [deep]
         with self.assertRaisesRegex(dlca.ConfigError, "^config: nested deeper than 64 levels"):
             dlca.train("checkerboard_sync", epochs=1, weight_decay=deep)
+        # Far deeper: refused the same way, not a RecursionError from checking it.
+        for _ in range(5000):
+            deep = [deep]
+        with self.assertRaisesRegex(dlca.ConfigError, "^config: nested deeper than 64 levels$"):
+            dlca.train("checkerboard_sync", epochs=1, loss_channels=deep)
+        with self.assertRaisesRegex(dlca.ConfigError, "^experiment: nested deeper than 64 levels$"):
+            dlca.experiment({"config": {"lr": deep}})
 
     def test_divergence_raises_and_keeps_the_log(self):
         log = self.path("diverged.csv")
