@@ -4,7 +4,6 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
-#include <stdlib.h>  // mkdtemp
 #include <sys/wait.h>
 #include <unistd.h>  // environ
 
@@ -12,7 +11,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -156,24 +154,10 @@ std::unique_ptr<CircuitKernel> interpreted_kernel(const Circuit& circuit) {
 }
 
 std::unique_ptr<CircuitKernel> compiled_kernel(const Circuit& circuit) {
-  std::error_code no_temp;
-  const std::filesystem::path temp = std::filesystem::temp_directory_path(no_temp);
-  if (no_temp)  // e.g. TMPDIR names a missing folder
-    throw std::runtime_error("no folder for temporary files (" + no_temp.message() +
-                             "; TMPDIR names it)");
-  std::string pattern = (temp / "dlca_kernel_XXXXXX").string();
-  if (!mkdtemp(pattern.data()))
-    throw std::runtime_error("cannot create a temporary directory in " + temp.string());
-  const std::filesystem::path dir = pattern;
-  struct Cleanup {
-    std::filesystem::path dir;
-    ~Cleanup() {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir, ignored);
-    }
-  } cleanup{dir};
-  const std::string source = (dir / "circuit.c").string(), library = (dir / "circuit.so").string(),
-                    log = (dir / "log.txt").string();
+  // Its files and the folder are removed on every exit, a signal that ends the program included.
+  TemporaryFolder dir("dlca_kernel");
+  const std::string source = dir.file("circuit.c"), library = dir.file("circuit.so"),
+                    log = dir.file("log.txt");
   write_file_atomically(source, circuit_to_c(circuit, "dlca_circuit_step"));
   std::vector<std::string> args = compiler_command();
   for (const char* arg : {"-std=c99", "-O3", "-march=native", "-shared", "-fPIC", "-o"})

@@ -75,8 +75,25 @@ std::string link_target(const std::string& path);
 bool is_written_in_place(const std::string& path);
 std::string read_file(const std::string& path, size_t max_bytes = size_t(1) << 30);
 
-// Unlinks every temporary file this process is writing. Async-signal-safe (signal handlers call
-// it).
+// A folder of temporary files, made in the system's (TMPDIR) as PREFIX_XXXXXX: removed with what
+// it holds when destroyed and, like the temporary outputs, by remove_temporary_files on a signal,
+// which removes the files named through file() and then the folder.
+class TemporaryFolder {
+ public:
+  explicit TemporaryFolder(const std::string& prefix);  // throws std::runtime_error
+  ~TemporaryFolder();
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name);  // PATH/NAME, removed on a signal too
+
+ private:
+  std::string path_;
+  std::vector<int> slots_;  // in the registry remove_temporary_files() reads
+};
+
+// Unlinks every temporary file this process is writing, and removes its temporary folders.
+// Async-signal-safe (signal handlers call it).
 void remove_temporary_files() noexcept;
 
 }  // namespace dlca
