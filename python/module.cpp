@@ -133,13 +133,20 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
 
   std::optional<py::error_already_set> raised;  // by the callback, or a KeyboardInterrupt
   bool interrupted_by_signal = false;
+  // Ctrl-C (or another signal's exception) since last asked: kept in `raised`. Needs the GIL.
+  const auto signalled = [&] {
+    if (PyErr_CheckSignals() == 0) return false;
+    interrupted_by_signal = PyErr_ExceptionMatches(PyExc_KeyboardInterrupt);
+    raised.emplace();
+    return true;
+  };
+  run.stop = [&] {  // also asked during the repair search, after the last epoch
+    py::gil_scoped_acquire gil;
+    return raised.has_value() || signalled();
+  };
   run.on_epoch = [&](const EpochStats& e) {
     py::gil_scoped_acquire gil;
-    if (PyErr_CheckSignals() != 0) {
-      interrupted_by_signal = PyErr_ExceptionMatches(PyExc_KeyboardInterrupt);
-      raised.emplace();
-      return false;
-    }
+    if (signalled()) return false;
     if (callback.is_none()) return true;
     try {
       const py::object go = callback(e.epoch, e.soft_loss, e.hard_loss, e.active_gates);

@@ -89,6 +89,14 @@ class TrainingTest(Scratch):
         self.assertGreater(len(partial.history["epoch"]), 0)
         self.assertLess(len(partial.history["epoch"]), 100000)
 
+    def test_a_stop_before_the_repair_is_an_interruption(self):
+        # Stopped at its last epoch, the repair it was asked for is not done: interrupted, not
+        # finished.
+        model = dlca.train("checkerboard_sync", epochs=2, steps=2, repair=True,
+                           callback=lambda e, *_: e < 1)
+        self.assertEqual(len(model.history["epoch"]), 2)
+        self.assertTrue(model.summary["interrupted"])
+
     def test_save_load_and_resume(self):
         first = dlca.train("checkerboard_sync", epochs=4, steps=3, save=self.path("m.json"))
         loaded = dlca.load(self.path("m.json"))

@@ -37,8 +37,11 @@ struct TrainingRunOptions {
   // Called after every epoch with the epoch of the candidate shown (the one that solved, else the
   // lowest hard loss); returning false stops the run there, as an interruption does.
   std::function<bool(const EpochStats&)> on_epoch;
+  // Asked between epochs and during the repair search; true stops the run as on_epoch returning
+  // false does (the Python module: Ctrl-C).
+  std::function<bool()> stop;
   // Ctrl-C and SIGTERM stop the run after its epoch (a second one ends the process). A caller that
-  // handles signals itself (the Python module, through on_epoch) turns this off.
+  // handles signals itself (the Python module, through on_epoch and stop) turns this off.
   bool handle_signals = true;
   // A --save that cannot be written at the end (a full disk, its folder removed) is written to
   // the temporary folder instead and the error says where (the command-line programs; the Python
@@ -61,7 +64,7 @@ struct TrainingSummary {
   int64_t resumed_from_epoch = 0;           // 0 unless the run continued a checkpoint
   double wall_seconds = 0;                  // of this invocation
   double median_epoch_ms = 0;
-  bool interrupted = false;          // stopped by a signal before `epochs`
+  bool interrupted = false;          // stopped by a signal before `epochs`, or while repairing
   bool stopped_when_solved = false;  // stopped early by the config's stop_when_solved
   int stop_signal = 0;               // SIGINT or SIGTERM when a signal stopped the run
   // Multi-start: how many candidates, which one the run kept (the one that solved, else the one
