@@ -155,6 +155,7 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
       if (truth < 0) throw py::error_already_set();
       return truth == 1;
     } catch (py::error_already_set& error) {
+      interrupted_by_signal = error.matches(PyExc_KeyboardInterrupt);  // Ctrl-C while it ran
       raised.emplace(std::move(error));
       return false;
     }

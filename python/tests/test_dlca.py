@@ -89,6 +89,16 @@ class TrainingTest(Scratch):
         self.assertGreater(len(partial.history["epoch"]), 0)
         self.assertLess(len(partial.history["epoch"]), 100000)
 
+    def test_ctrl_c_while_the_callback_runs_is_an_interruption(self):
+        # It was a plain KeyboardInterrupt, without the model.
+        def interrupt(epoch, *_):
+            if epoch == 1:
+                signal.raise_signal(signal.SIGINT)
+            return True
+        with self.assertRaises(dlca.TrainingInterrupted) as caught:
+            dlca.train("checkerboard_sync", epochs=5, steps=2, callback=interrupt)
+        self.assertEqual(len(caught.exception.model.history["epoch"]), 2)
+
     def test_a_stop_before_the_repair_is_an_interruption(self):
         # Stopped at its last epoch, the repair it was asked for is not done: interrupted, not
         # finished.
