@@ -183,6 +183,12 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
       const TrainingSummary summary =
           run_training(prepared.trainers(), config.seed, prepared.backend_name, run, out);
       keep(*prepared.candidates[size_t(summary.chosen_start)].trainer);
+      if (summary.starts > 1) {  // what save= writes, so that the model saved later resumes
+        const bool repaired = summary.repair.is_object() && summary.repair.value("applied", false);
+        result.multi_start =
+            multi_start_record(prepared.trainers(), config.seed, size_t(summary.chosen_start),
+                               summary.stopped_when_solved || repaired, run.tile_cells);
+      }
       result.summary = summary.to_json();
       result.summary["report"] = out.str();
       if (!prepared.note.empty()) result.summary["backend_note"] = prepared.note;

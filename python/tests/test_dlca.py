@@ -117,6 +117,19 @@ class TrainingTest(Scratch):
         self.assertEqual(resumed.summary["logits_checksum"], straight.summary["logits_checksum"])
         np.testing.assert_array_equal(resumed.history["hard_loss"], straight.history["hard_loss"])
 
+    def test_multi_start_model_saved_after_a_stop_resumes(self):
+        # A model of several starts saved with .save() had no multi-start block: its resume with
+        # the same starts was refused. It holds what save= writes now.
+        stopped = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2,
+                             callback=lambda e, *_: e < 2)
+        stopped.save(self.path("stopped.json"))
+        with open(self.path("stopped.json")) as f:
+            self.assertEqual(len(json.load(f)["multi_start"]["candidates"]), 2)
+        resumed = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2,
+                             resume=self.path("stopped.json"))
+        straight = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2)
+        self.assertEqual(resumed.summary["logits_checksum"], straight.summary["logits_checksum"])
+
     def test_recipe_and_dict_experiment(self):
         model = dlca.train("checkerboard_sync", recipe="robust", epochs=2, steps=2)
         self.assertEqual(model.summary["starts"], 4)

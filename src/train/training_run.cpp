@@ -174,6 +174,13 @@ std::vector<EpochStats> run_epochs(std::span<Trainer* const> candidates, tbb::ta
   return stats;
 }
 
+// A trainer's state as its checkpoint holds it, with the --tile-cells the run was given.
+TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_cells) {
+  TrainingState state = training_state_of(trainer);
+  state.tile_cells = tile_cells;
+  return state;
+}
+
 // --repair: tries to repair the candidates' hard circuits, lowest last hard loss first, and applies
 // the first repair that reaches hard loss 0 on the whole task; returns that candidate. Appends a
 // summary line per repair tried to `lines` and records the last in `record`. None is tried when a
@@ -235,6 +242,22 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
 }
 
 }  // namespace
+
+MultiStartRecord multi_start_record(std::span<Trainer* const> candidates, uint64_t run_seed,
+                                    size_t chosen, bool settled, std::optional<int> tile_cells) {
+  MultiStartRecord record;
+  record.run_seed = run_seed;
+  record.starts = int(candidates.size());
+  record.chosen = int(chosen);
+  if (settled) {
+    record.solved_epoch = candidates[chosen]->epoch();
+  } else {
+    for (size_t k = 0; k < candidates.size(); ++k)
+      record.candidates.push_back({start_seed(run_seed, int(k)), candidates[k]->model().logits,
+                                   checkpoint_state(*candidates[k], tile_cells)});
+  }
+  return record;
+}
 
 size_t leading_candidate(const std::vector<EpochStats>& stats) {
   size_t best = 0;
@@ -305,28 +328,12 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   std::optional<size_t> solved_by;
   const auto solved = [&] { return solved_by.has_value(); };
   bool repaired = false;  // --repair found a working circuit after the last epoch
-  MultiStartRecord record;
   // The --save file's text: a checkpoint of the chosen candidate (and, while unsolved, of all).
   const auto checkpoint_text = [&] {
-    const auto state_of = [&](const Trainer& t) {
-      TrainingState state = training_state_of(t);
-      state.tile_cells = options.tile_cells;
-      return state;
-    };
-    const TrainingState state = state_of(trainer());
+    const TrainingState state = checkpoint_state(trainer(), options.tile_cells);
     if (starts == 1) return model_file_text(trainer().model(), &state);
-    record.run_seed = run_seed;
-    record.starts = int(starts);
-    record.chosen = int(chosen);
-    record.solved_epoch.reset();
-    record.candidates.clear();
-    if (solved_by || repaired) {
-      record.solved_epoch = trainer().epoch();
-    } else {
-      for (size_t k = 0; k < starts; ++k)
-        record.candidates.push_back({start_seed(run_seed, int(k)), candidates[k]->model().logits,
-                                     state_of(*candidates[k])});
-    }
+    const MultiStartRecord record =
+        multi_start_record(candidates, run_seed, chosen, solved() || repaired, options.tile_cells);
     return model_file_text(trainer().model(), &state, &record);
   };
   const auto save = [&] { write_file_atomically(options.save_path, checkpoint_text()); };

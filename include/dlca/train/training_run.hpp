@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dlca/io/output_paths.hpp"
+#include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
 
 namespace dlca {
@@ -87,6 +88,13 @@ std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options);
 
 // The candidate to keep while none has solved: the lowest hard loss, the lowest start on ties.
 size_t leading_candidate(const std::vector<EpochStats>& stats);
+
+// The multi-start record of a checkpoint of `candidates` (what --save holds): until the run is
+// settled (solved, or repaired) every candidate's parameters and state, which a resume continues;
+// once settled only the epoch, the file then holding the chosen candidate alone. Each state
+// records the run's --tile-cells.
+MultiStartRecord multi_start_record(std::span<Trainer* const> candidates, uint64_t run_seed,
+                                    size_t chosen, bool settled, std::optional<int> tile_cells);
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out);
