@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "circuits/row_ops.hpp"
 #include "dlca/circuits/circuit_export.hpp"
 #include "dlca/io/atomic_file.hpp"
+#include "dlca/io/stop_signals.hpp"
 
 namespace dlca {
 
@@ -127,8 +130,22 @@ bool run_program(const std::vector<std::string>& args, const std::string& log) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  // A signal that ends dlca ends the compiler too: the stop signals are held back until it is
+  // registered as such (the compiler starts with the signal mask dlca had).
+  sigset_t stop, before;
+  sigemptyset(&stop);
+  for (int signo : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop, signo);
+  pthread_sigmask(SIG_BLOCK, &stop, &before);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setsigmask(&attributes, &before);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   pid_t pid = 0;
-  const int error = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int error = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  std::optional<ChildEndedBySignals> ended_with_us;
+  if (error == 0) ended_with_us.emplace(pid);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0)
     throw std::runtime_error(

@@ -22,9 +22,12 @@ dlca_cli_test(hostile.outputs.checkpoint_every_without_effect sh -c "${expect} -
   '^train_checkerboard: --checkpoint-every 3: has no effect with --epochs 6 from epoch 4 ' \
   ${train} --epochs 6 --steps 1 --quiet --checkpoint-every 3 --save m.json --resume m.json && \
   ${train} --epochs 7 --steps 1 --quiet --checkpoint-every 3 --save m.json --resume m.json")
-# dlca run killed while the C compiler built its kernel left $TMPDIR/dlca_kernel_XXXXXX behind. The
-# "compiler" here sends the signal to dlca run, its parent.
+# dlca run killed while the C compiler built its kernel left $TMPDIR/dlca_kernel_XXXXXX behind, and
+# the compiler ran on (minutes for a large circuit). The "compiler" here sends the signal to dlca
+# run, its parent, then waits.
 dlca_cli_test(hostile.signals.run_killed_while_compiling sh -c "mkdir tmp && \
-  printf '#!/bin/sh\\nkill -TERM $PPID\\nexec sleep 5\\n' > slowcc && chmod +x slowcc && \
+  printf '#!/bin/sh\\necho $$ > cc.pid\\nkill -TERM $PPID\\nexec sleep 30\\n' > slowcc && \
+  chmod +x slowcc && \
   { TMPDIR=$(pwd)/tmp CC=./slowcc ${run} --model ${os_model} --size 16 --steps 1 --quiet || \
-  echo $? > status.txt\n} && test \"$(cat status.txt)\" = 143 && test -z \"$(ls -A tmp)\"")
+  echo $? > status.txt\n} && test \"$(cat status.txt)\" = 143 && test -z \"$(ls -A tmp)\" && \
+  timeout 5 sh -c 'while ps -o stat= -p $(cat cc.pid) | grep -q ^[^Z]\ndo sleep 0.1\ndone'")
