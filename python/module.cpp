@@ -130,6 +130,12 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
                  o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
   std::optional<ModelFile> resumed;
   if (!o.resume.empty()) resumed = load_checkpoint(o.resume);
+  const int64_t from = resumed ? resumed->training->epoch : 0;
+  if (!checkpoints_before_end(o.checkpoint_every, from, config.epochs))
+    throw std::invalid_argument(fmt::format(
+        "checkpoint_every: {} has no effect with epochs={}{} (no checkpoint falls before the last "
+        "epoch, which writes save anyway)",
+        o.checkpoint_every, config.epochs, from > 0 ? fmt::format(" from epoch {}", from) : ""));
 
   std::optional<py::error_already_set> raised;  // by the callback, or a KeyboardInterrupt
   bool interrupted_by_signal = false;

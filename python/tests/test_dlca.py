@@ -229,6 +229,12 @@ class ErrorTest(Scratch):
             dlca.train("checkerboard_sync", threads=-1)
         with self.assertRaisesRegex(TypeError, "save: must be a path or text, got None"):
             dlca.train("checkerboard_sync", save=None)
+        # A checkpoint_every with no such epoch before the last changed nothing and was taken.
+        with self.assertRaisesRegex(ValueError, "^checkpoint_every: 100 has no effect with "
+                                    "epochs=5 \\(no checkpoint falls before the last epoch"):
+            dlca.train("checkerboard_sync", epochs=5, checkpoint_every=100,
+                       save=self.path("unused.json"))
+        self.assertFalse(os.path.exists(self.path("unused.json")))
         with self.assertRaisesRegex(OSError, "missing.json: cannot open"):
             dlca.load(self.path("missing.json"))
         with open(self.path("bad.json"), "w") as f:

@@ -235,15 +235,13 @@ struct TrainingCli {
           throw FileError(std::string("--resume ") + e.what());
         }
       }
-      // Checkpoints are written at the epochs divisible by N before the last one (which writes
-      // --save anyway): without one, the option changes nothing.
       const int64_t from = resumed ? resumed->training->epoch : 0;
-      if (const int64_t every = run.checkpoint_every;
-          every > 0 && from < config.epochs && (from / every + 1) * every >= config.epochs)
+      if (!checkpoints_before_end(run.checkpoint_every, from, config.epochs))
         throw UsageError(fmt::format(
             "--checkpoint-every {}: has no effect with --epochs {}{} (no checkpoint falls before "
             "the last epoch, which writes --save anyway)",
-            every, config.epochs, from > 0 ? fmt::format(" from epoch {}", from) : ""));
+            run.checkpoint_every, config.epochs,
+            from > 0 ? fmt::format(" from epoch {}", from) : ""));
       if (resumed && config.epochs == resumed->training->epoch)
         std::fprintf(stderr,
                      "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "

@@ -86,6 +86,13 @@ struct TrainingSummary {
 // The files a run writes, named by option, for check_output_paths.
 std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options);
 
+// Whether a run from epoch `from` to `epochs` writes a checkpoint every `every` epochs (at the
+// epochs divisible by it) before its last, which writes its file anyway; when not, the option
+// changes nothing and the programs refuse it.
+inline bool checkpoints_before_end(int64_t every, int64_t from, int64_t epochs) {
+  return every <= 0 || from >= epochs || (from / every + 1) * every < epochs;
+}
+
 // The candidate to keep while none has solved: the lowest hard loss, the lowest start on ties.
 size_t leading_candidate(const std::vector<EpochStats>& stats);
 
