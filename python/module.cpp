@@ -130,16 +130,29 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
                  o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
   std::optional<ModelFile> resumed;
   if (!o.resume.empty()) resumed = load_checkpoint(o.resume);
+  const int64_t from = resumed ? resumed->training->epoch : 0;
+  if (!checkpoints_before_end(o.checkpoint_every, from, config.epochs))
+    throw std::invalid_argument(fmt::format(
+        "checkpoint_every: {} has no effect with epochs={}{} (no checkpoint falls before the last "
+        "epoch, which writes save anyway)",
+        o.checkpoint_every, config.epochs, from > 0 ? fmt::format(" from epoch {}", from) : ""));
 
   std::optional<py::error_already_set> raised;  // by the callback, or a KeyboardInterrupt
   bool interrupted_by_signal = false;
+  // Ctrl-C (or another signal's exception) since last asked: kept in `raised`. Needs the GIL.
+  const auto signalled = [&] {
+    if (PyErr_CheckSignals() == 0) return false;
+    interrupted_by_signal = PyErr_ExceptionMatches(PyExc_KeyboardInterrupt);
+    raised.emplace();
+    return true;
+  };
+  run.stop = [&] {  // also asked during the repair search, after the last epoch
+    py::gil_scoped_acquire gil;
+    return raised.has_value() || signalled();
+  };
   run.on_epoch = [&](const EpochStats& e) {
     py::gil_scoped_acquire gil;
-    if (PyErr_CheckSignals() != 0) {
-      interrupted_by_signal = PyErr_ExceptionMatches(PyExc_KeyboardInterrupt);
-      raised.emplace();
-      return false;
-    }
+    if (signalled()) return false;
     if (callback.is_none()) return true;
     try {
       const py::object go = callback(e.epoch, e.soft_loss, e.hard_loss, e.active_gates);
@@ -148,6 +161,7 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
       if (truth < 0) throw py::error_already_set();
       return truth == 1;
     } catch (py::error_already_set& error) {
+      interrupted_by_signal = error.matches(PyExc_KeyboardInterrupt);  // Ctrl-C while it ran
       raised.emplace(std::move(error));
       return false;
     }
@@ -175,6 +189,12 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
       const TrainingSummary summary =
           run_training(prepared.trainers(), config.seed, prepared.backend_name, run, out);
       keep(*prepared.candidates[size_t(summary.chosen_start)].trainer);
+      if (summary.starts > 1) {  // what save= writes, so that the model saved later resumes
+        const bool repaired = summary.repair.is_object() && summary.repair.value("applied", false);
+        result.multi_start =
+            multi_start_record(prepared.trainers(), config.seed, size_t(summary.chosen_start),
+                               summary.stopped_when_solved || repaired, run.tile_cells);
+      }
       result.summary = summary.to_json();
       result.summary["report"] = out.str();
       if (!prepared.note.empty()) result.summary["backend_note"] = prepared.note;

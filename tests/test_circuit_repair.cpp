@@ -1,13 +1,16 @@
 // The greedy circuit repair: it finds a gate broken in a working circuit, gives the same changes
 // at any thread count, and applying a change makes that op the gate's argmax (logits and the
-// optimizer's moments swapped alike).
+// optimizer's moments swapped alike); a run stopped before its repair is done is interrupted.
 #include <doctest/doctest.h>
+
+#include <sstream>
 
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/train/checkerboard.hpp"
 #include "dlca/train/circuit_repair.hpp"
 #include "dlca/train/trainer.hpp"
+#include "dlca/train/training_run.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;
@@ -144,4 +147,42 @@ TEST_CASE("a trainer applies a repair to its parameters and moments") {
   CHECK(t.optimizer().first_moment()[a] == m[b]);
   CHECK(t.optimizer().first_moment()[b] == m[a]);
   CHECK(t.optimizer().steps_taken() == t.epoch());
+}
+
+TEST_CASE("a run stopped before or during its repair is interrupted") {
+  // Stopped at its last epoch (Ctrl-C then) or in the search, it was summarised as a finished run
+  // (exit 0, and a sweep recorded it) with the repair skipped or cut short.
+  ExperimentConfig cfg = testing::small_checkerboard();
+  cfg.epochs = 3;
+  cfg.repair = true;
+  CheckerboardTask task(cfg);
+  CpuBackend backend({.threads = 1});
+  Model uncertain = make_model(cfg);  // every gate uncertain: many changes for the repair to try
+  for (float& logit : uncertain.logits) logit *= 0.1f;
+  const auto run = [&](const std::function<void(Trainer&, TrainingRunOptions&)>& stop) {
+    Trainer trainer(uncertain, task, backend);
+    TrainingRunOptions options;
+    options.epochs = cfg.epochs;
+    options.quiet = true;
+    options.handle_signals = false;
+    stop(trainer, options);
+    std::ostringstream out;
+    return run_training(trainer, "cpu", options, out);
+  };
+  const TrainingSummary whole = run([](Trainer&, TrainingRunOptions&) {});
+  REQUIRE(whole.final_hard_loss > 0);  // a repair to try
+  CHECK_FALSE(whole.interrupted);
+  CHECK(whole.repair.contains("hard_rollouts"));
+  const TrainingSummary at_last_epoch = run([&](Trainer&, TrainingRunOptions& o) {
+    o.on_epoch = [&](const EpochStats& e) { return e.epoch + 1 < cfg.epochs; };
+  });
+  CHECK(at_last_epoch.epochs == cfg.epochs);
+  CHECK(at_last_epoch.interrupted);
+  int asked_after_training = 0;  // the first time before the search, then in it
+  const TrainingSummary in_search = run([&](Trainer& t, TrainingRunOptions& o) {
+    o.stop = [&] { return t.epoch() == cfg.epochs && ++asked_after_training == 2; };
+  });
+  CHECK(asked_after_training == 2);
+  CHECK(in_search.repair.contains("hard_rollouts"));  // tried, and cut short
+  CHECK(in_search.interrupted);
 }

@@ -99,3 +99,31 @@ TEST_CASE("the configuration's AdamW betas and weight decay are the optimiser's"
   betas.adam_beta2 = 0.5f;
   CHECK(train(betas, 2) != train(notebook, 2));
 }
+
+TEST_CASE("a gradient that is not finite on the CPU is a divergence naming its epoch") {
+  // A backend whose third rollout returns a finite loss but an infinite gradient: AdamW's own
+  // check threw a plain error, which a sweep did not record as a diverged run.
+  struct InfiniteGradient : Backend {
+    CpuBackend cpu{{.threads = 1}};
+    int rollouts = 0;
+    std::string name() const override { return "cpu"; }
+    RolloutResult rollout(const Model& model, const Target& target, const RolloutBatch& batch,
+                          const RolloutRequest& request) override {
+      RolloutResult r = cpu.rollout(model, target, batch, request);
+      if (++rollouts == 3) r.grad[1] = INFINITY;
+      return r;
+    }
+  } backend;
+  const ExperimentConfig cfg = testing::small_checkerboard();
+  CheckerboardTask task(cfg);
+  Trainer trainer(make_model(cfg), task, backend);
+  trainer.run_epoch();
+  trainer.run_epoch();
+  const std::vector<float> before = trainer.model().logits;
+  CHECK_THROWS_WITH_AS(trainer.run_epoch(),
+                       "epoch 3: gradient contains NaN or infinity: training diverged (a smaller "
+                       "--lr may help)",
+                       TrainingDiverged);
+  CHECK(trainer.epoch() == 2);
+  CHECK(trainer.model().logits == before);  // nothing changed by the epoch that diverged
+}

@@ -69,10 +69,17 @@ def _json_default(value):
 _JSON_LEAVES = (type(None), bool, int, float, str, _np.generic, _np.ndarray)
 
 
-def _check_value(value, where):
+_MAX_JSON_DEPTH = 64  # the nesting dlca's JSON reader takes (kMaxJsonDepth)
+
+
+def _check_value(value, where, top=None, depth=1):
     """What JSON cannot carry, refused here with the key named, as the programs do: NaN and
     infinity, integers beyond 64 bits (JSON readers take them as floats), and values of other
-    types (a complex number, an object)."""
+    types (a complex number, an object). Nesting deeper than the reader takes is refused as it
+    refuses it, naming `top` (the whole value's name), before it can exhaust Python's stack."""
+    top = where if top is None else top
+    if depth > _MAX_JSON_DEPTH and isinstance(value, (dict, list, tuple)):
+        raise ConfigError("%s: nested deeper than %d levels" % (top, _MAX_JSON_DEPTH))
     if isinstance(value, int) and not isinstance(value, bool) and not -2**63 <= value < 2**64:
         raise ConfigError("%s: %d is out of range (integers are from -2**63 to 2**64-1)"
                           % (where, value))
@@ -84,10 +91,11 @@ def _check_value(value, where):
         raise ConfigError("%s: must hold finite numbers only" % where)
     if isinstance(value, dict):
         for key, item in value.items():
-            _check_value(item, key if where in ("experiment", "config", "task") else where)
+            _check_value(item, key if where in ("experiment", "config", "task") else where, top,
+                         depth + 1)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            _check_value(item, where)
+            _check_value(item, where, top, depth + 1)
 
 
 def _dumps(value, where="config"):

@@ -107,6 +107,24 @@ class TrainingTest(Scratch):
         self.assertGreater(len(partial.history["epoch"]), 0)
         self.assertLess(len(partial.history["epoch"]), 100000)
 
+    def test_ctrl_c_while_the_callback_runs_is_an_interruption(self):
+        # It was a plain KeyboardInterrupt, without the model.
+        def interrupt(epoch, *_):
+            if epoch == 1:
+                signal.raise_signal(signal.SIGINT)
+            return True
+        with self.assertRaises(dlca.TrainingInterrupted) as caught:
+            dlca.train("checkerboard_sync", epochs=5, steps=2, callback=interrupt)
+        self.assertEqual(len(caught.exception.model.history["epoch"]), 2)
+
+    def test_a_stop_before_the_repair_is_an_interruption(self):
+        # Stopped at its last epoch, the repair it was asked for is not done: interrupted, not
+        # finished.
+        model = dlca.train("checkerboard_sync", epochs=2, steps=2, repair=True,
+                           callback=lambda e, *_: e < 1)
+        self.assertEqual(len(model.history["epoch"]), 2)
+        self.assertTrue(model.summary["interrupted"])
+
     def test_save_load_and_resume(self):
         first = dlca.train("checkerboard_sync", epochs=4, steps=3, save=self.path("m.json"))
         loaded = dlca.load(self.path("m.json"))
@@ -116,6 +134,19 @@ class TrainingTest(Scratch):
         straight = dlca.train("checkerboard_sync", epochs=8, steps=3)
         self.assertEqual(resumed.summary["logits_checksum"], straight.summary["logits_checksum"])
         np.testing.assert_array_equal(resumed.history["hard_loss"], straight.history["hard_loss"])
+
+    def test_multi_start_model_saved_after_a_stop_resumes(self):
+        # A model of several starts saved with .save() had no multi-start block: its resume with
+        # the same starts was refused. It holds what save= writes now.
+        stopped = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2,
+                             callback=lambda e, *_: e < 2)
+        stopped.save(self.path("stopped.json"))
+        with open(self.path("stopped.json")) as f:
+            self.assertEqual(len(json.load(f)["multi_start"]["candidates"]), 2)
+        resumed = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2,
+                             resume=self.path("stopped.json"))
+        straight = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2)
+        self.assertEqual(resumed.summary["logits_checksum"], straight.summary["logits_checksum"])
 
     def test_recipe_and_dict_experiment(self):
         model = dlca.train("checkerboard_sync", recipe="robust", epochs=2, steps=2)
@@ -216,6 +247,12 @@ class ErrorTest(Scratch):
             dlca.train("checkerboard_sync", threads=-1)
         with self.assertRaisesRegex(TypeError, "save: must be a path or text, got None"):
             dlca.train("checkerboard_sync", save=None)
+        # A checkpoint_every with no such epoch before the last changed nothing and was taken.
+        with self.assertRaisesRegex(ValueError, "^checkpoint_every: 100 has no effect with "
+                                    "epochs=5 \\(no checkpoint falls before the last epoch"):
+            dlca.train("checkerboard_sync", epochs=5, checkpoint_every=100,
+                       save=self.path("unused.json"))
+        self.assertFalse(os.path.exists(self.path("unused.json")))
         with self.assertRaisesRegex(OSError, "missing.json: cannot open"):
             dlca.load(self.path("missing.json"))
         with open(self.path("bad.json"), "w") as f:
@@ -239,6 +276,13 @@ class ErrorTest(Scratch):
             deep = [deep]
         with self.assertRaisesRegex(dlca.ConfigError, "^config: nested deeper than 64 levels"):
             dlca.train("checkerboard_sync", epochs=1, weight_decay=deep)
+        # Far deeper: refused the same way, not a RecursionError from checking it.
+        for _ in range(5000):
+            deep = [deep]
+        with self.assertRaisesRegex(dlca.ConfigError, "^config: nested deeper than 64 levels$"):
+            dlca.train("checkerboard_sync", epochs=1, loss_channels=deep)
+        with self.assertRaisesRegex(dlca.ConfigError, "^experiment: nested deeper than 64 levels$"):
+            dlca.experiment({"config": {"lr": deep}})
 
     def test_divergence_raises_and_keeps_the_log(self):
         log = self.path("diverged.csv")

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -115,20 +116,21 @@ int run_sweep_mpi(Sweep& sweep, int jobs, int threads, std::ostream& out,
           jobs, ranks));
     return 2;
   }
-  // Rank 0 opens the directory; the others wait to hear whether that worked.
-  std::string open_error;
+  // Rank 0 opens the directory; the others wait to hear whether that worked. Its error is thrown
+  // as it was (a directory of another sweep is bad usage, an unreadable one a failure).
+  std::exception_ptr open_error;
   if (rank == 0) {
     try {
       sweep.open();
-    } catch (const std::exception& e) {
-      open_error = e.what();
+    } catch (...) {
+      open_error = std::current_exception();
     }
   }
-  int opened = open_error.empty();
+  int opened = !open_error;
   MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (!opened) {
     MPI_Finalize();
-    if (rank == 0) throw FileError(open_error);
+    if (rank == 0) std::rethrow_exception(open_error);
     return 2;
   }
   int status = 0;

@@ -245,12 +245,19 @@ struct TrainingCli {
         } catch (const FileError& e) {  // "--resume cb.json: cannot open (...)"
           throw FileError(std::string("--resume ") + e.what());
         }
-        if (config.epochs == resumed->training->epoch)
-          std::fprintf(stderr,
-                       "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
-                       "training, only the outputs are written\n",
-                       program, resume_path.c_str(), (long long)config.epochs);
       }
+      const int64_t from = resumed ? resumed->training->epoch : 0;
+      if (!checkpoints_before_end(run.checkpoint_every, from, config.epochs))
+        throw UsageError(fmt::format(
+            "--checkpoint-every {}: has no effect with --epochs {}{} (no checkpoint falls before "
+            "the last epoch, which writes --save anyway)",
+            run.checkpoint_every, config.epochs,
+            from > 0 ? fmt::format(" from epoch {}", from) : ""));
+      if (resumed && config.epochs == resumed->training->epoch)
+        std::fprintf(stderr,
+                     "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
+                     "training, only the outputs are written\n",
+                     program, resume_path.c_str(), (long long)config.epochs);
       const auto task_of = [&](const ExperimentConfig& c) -> std::unique_ptr<Task> {
         using Made = decltype(make_task(c));  // a Task, or a pointer to one
         if constexpr (requires(Made m) { m.release(); })

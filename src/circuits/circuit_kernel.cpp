@@ -4,15 +4,15 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
-#include <stdlib.h>  // mkdtemp
 #include <sys/wait.h>
 #include <unistd.h>  // environ
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -23,6 +23,7 @@
 #include "circuits/row_ops.hpp"
 #include "dlca/circuits/circuit_export.hpp"
 #include "dlca/io/atomic_file.hpp"
+#include "dlca/io/stop_signals.hpp"
 
 namespace dlca {
 
@@ -129,8 +130,22 @@ bool run_program(const std::vector<std::string>& args, const std::string& log) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  // A signal that ends dlca ends the compiler too: the stop signals are held back until it is
+  // registered as such (the compiler starts with the signal mask dlca had).
+  sigset_t stop, before;
+  sigemptyset(&stop);
+  for (int signo : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop, signo);
+  pthread_sigmask(SIG_BLOCK, &stop, &before);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setsigmask(&attributes, &before);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   pid_t pid = 0;
-  const int error = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int error = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  std::optional<ChildEndedBySignals> ended_with_us;
+  if (error == 0) ended_with_us.emplace(pid);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0)
     throw std::runtime_error(
@@ -156,24 +171,10 @@ std::unique_ptr<CircuitKernel> interpreted_kernel(const Circuit& circuit) {
 }
 
 std::unique_ptr<CircuitKernel> compiled_kernel(const Circuit& circuit) {
-  std::error_code no_temp;
-  const std::filesystem::path temp = std::filesystem::temp_directory_path(no_temp);
-  if (no_temp)  // e.g. TMPDIR names a missing folder
-    throw std::runtime_error("no folder for temporary files (" + no_temp.message() +
-                             "; TMPDIR names it)");
-  std::string pattern = (temp / "dlca_kernel_XXXXXX").string();
-  if (!mkdtemp(pattern.data()))
-    throw std::runtime_error("cannot create a temporary directory in " + temp.string());
-  const std::filesystem::path dir = pattern;
-  struct Cleanup {
-    std::filesystem::path dir;
-    ~Cleanup() {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir, ignored);
-    }
-  } cleanup{dir};
-  const std::string source = (dir / "circuit.c").string(), library = (dir / "circuit.so").string(),
-                    log = (dir / "log.txt").string();
+  // Its files and the folder are removed on every exit, a signal that ends the program included.
+  TemporaryFolder dir("dlca_kernel");
+  const std::string source = dir.file("circuit.c"), library = dir.file("circuit.so"),
+                    log = dir.file("log.txt");
   write_file_atomically(source, circuit_to_c(circuit, "dlca_circuit_step"));
   std::vector<std::string> args = compiler_command();
   for (const char* arg : {"-std=c99", "-O3", "-march=native", "-shared", "-fPIC", "-o"})

@@ -16,6 +16,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>  // mkdtemp
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,20 +25,21 @@ namespace dlca {
 namespace {
 
 // The temporaries being written, readable from a signal handler: a slot is claimed with `state`
-// 0 -> 1, its path copied, then published with 2.
+// 0 -> 1, its path copied, then published with 2 (a file) or 3 (a folder, removed after the files).
 struct TemporarySlot {
   std::atomic<int> state{0};
   char path[4096];
 };
 std::array<TemporarySlot, 16> g_temporaries;
+constexpr int kTemporaryFile = 2, kTemporaryFolder = 3;
 
-int register_temporary(const std::string& path) {
+int register_temporary(const std::string& path, int kind = kTemporaryFile) {
   if (path.size() >= sizeof(TemporarySlot::path)) return -1;
   for (size_t i = 0; i < g_temporaries.size(); ++i) {
     int expected = 0;
     if (g_temporaries[i].state.compare_exchange_strong(expected, 1)) {
       std::memcpy(g_temporaries[i].path, path.c_str(), path.size() + 1);
-      g_temporaries[i].state = 2;
+      g_temporaries[i].state = kind;
       return int(i);
     }
   }
@@ -107,9 +109,9 @@ bool written_directly(const std::string& path) {
 // writing the same file (Python trainings side by side) never share one.
 std::atomic<uint64_t> g_temporaries_made{0};
 
-// Where `path` leads after following symbolic links, existing or not (a link to a file not yet
-// made leads to that file); `path` itself when it is no link. Links that go round are refused.
-std::filesystem::path link_target(const std::string& path) {
+}  // namespace
+
+std::string link_target(const std::string& path) {
   std::error_code ec;
   std::filesystem::path target = path;
   for (int hops = 0; std::filesystem::is_symlink(target, ec); ++hops) {
@@ -119,10 +121,8 @@ std::filesystem::path link_target(const std::string& path) {
                       (ec ? ec.message() : std::string("too many levels of symbolic links")) + ")");
     target = next.is_absolute() ? next : target.parent_path() / next;
   }
-  return target;
+  return target.string();
 }
-
-}  // namespace
 
 void check_file_name(const std::string& path) {
   if (path.find('\0') == std::string::npos) return;
@@ -133,7 +133,34 @@ void check_file_name(const std::string& path) {
 
 void remove_temporary_files() noexcept {
   for (TemporarySlot& slot : g_temporaries)
-    if (slot.state.load() == 2) ::unlink(slot.path);
+    if (slot.state.load() == kTemporaryFile) ::unlink(slot.path);
+  for (TemporarySlot& slot : g_temporaries)
+    if (slot.state.load() == kTemporaryFolder) ::rmdir(slot.path);
+}
+
+TemporaryFolder::TemporaryFolder(const std::string& prefix) {
+  std::error_code no_temp;
+  const std::filesystem::path temp = std::filesystem::temp_directory_path(no_temp);
+  if (no_temp)  // e.g. TMPDIR names a missing folder
+    throw std::runtime_error("no folder for temporary files (" + no_temp.message() +
+                             "; TMPDIR names it)");
+  std::string pattern = (temp / (prefix + "_XXXXXX")).string();
+  if (!::mkdtemp(pattern.data()))
+    throw std::runtime_error("cannot create a temporary directory in " + temp.string());
+  path_ = pattern;
+  slots_.push_back(register_temporary(path_, kTemporaryFolder));
+}
+
+TemporaryFolder::~TemporaryFolder() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+  for (int slot : slots_) unregister_temporary(slot);
+}
+
+std::string TemporaryFolder::file(const std::string& name) {
+  const std::string path = path_ + "/" + name;
+  slots_.push_back(register_temporary(path));
+  return path;
 }
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
@@ -267,9 +294,11 @@ void check_writable(const std::string& path) {
       return;
     }
   }
-  const size_t slash = path.find_last_of('/');
+  // The folder the file is made in: that of the file a symbolic link leads to.
+  const std::string target = link_target(path);
+  const size_t slash = target.find_last_of('/');
   const std::string dir =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : target.substr(0, slash));
   if (::stat(dir.c_str(), &st) != 0)
     throw FileError(path + ": cannot write there (" + dir + ": " + error_text() + ")");
   if (!S_ISDIR(st.st_mode))

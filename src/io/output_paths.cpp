@@ -31,8 +31,16 @@ FileIdentity identify(const std::string& path) {
     id.device = st.st_dev;
     id.inode = st.st_ino;
   }
+  // A link to a file not yet made names that file: it is resolved by hand, since weakly_canonical
+  // leaves a link that leads nowhere as it is.
+  std::string target = path;
+  try {
+    target = link_target(path);
+  } catch (const FileError&) {  // links that go round: refused when written
+  }
   std::error_code ec;
-  const auto resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  const auto resolved =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(target, ec), ec);
   id.resolved = ec ? path : resolved.string();
   return id;
 }

@@ -13,10 +13,12 @@ namespace {
 
 std::atomic<int> g_signal{0};
 std::atomic<bool> g_graceful{false};
+std::atomic<pid_t> g_child{0};  // ChildEndedBySignals
 
 extern "C" void on_stop_signal(int signo) {
   int none = 0;
   if (g_graceful.load() && g_signal.compare_exchange_strong(none, signo)) return;
+  if (const pid_t child = g_child.load(); child > 0) ::kill(child, SIGTERM);
   remove_temporary_files();
   ::signal(signo, SIG_DFL);
   ::raise(signo);
@@ -45,6 +47,9 @@ StopSignals::~StopSignals() {
   ::sigaction(SIGHUP, &hangup_, nullptr);
   g_graceful = graceful_before_;
 }
+
+ChildEndedBySignals::ChildEndedBySignals(pid_t child) { g_child = child; }
+ChildEndedBySignals::~ChildEndedBySignals() { g_child = 0; }
 
 void ignore_closed_pipes() { ::signal(SIGPIPE, SIG_IGN); }
 

@@ -97,8 +97,15 @@ std::string gate_histogram_svg(const std::vector<int>& perception_counts,
   std::vector<int> ops;
   for (int op = 0; op < kNumOps; ++op)
     if (op != kOpPassA && op != kOpPassB) ops.push_back(op);
+  // Each count is written right of its bar: room for the longest (digits about 0.6 of the 12-pixel
+  // font wide), and for the title (15 pixels), so that no label is clipped.
+  int largest = 0;
+  for (int op : ops)
+    largest = std::max({largest, perception_counts[size_t(op)], update_counts[size_t(op)]});
+  const double count_width = 8 + 7.5 * double(fmt::formatted_size("{}", largest));
+  const double panel_width = label_width + plot_width + count_width;
   const double H = top + bar_height * double(ops.size()) + 20;
-  const double W = 2 * (label_width + plot_width) + gap + 20;
+  const double W = std::max(20 + 2 * panel_width + gap / 2, 20 + 9.5 * double(title.size()));
   std::string svg = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
       "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" "
@@ -126,7 +133,7 @@ std::string gate_histogram_svg(const std::vector<int>& perception_counts,
     }
   };
   panel(perception_counts, 10, "perception", "#1f77b4");
-  panel(update_counts, 10 + label_width + plot_width + gap, "update", "#ff7f0e");
+  panel(update_counts, 10 + panel_width + gap / 2, "update", "#ff7f0e");
   return svg + "</svg>\n";
 }
 

@@ -114,6 +114,30 @@ nlohmann::json task_json(const TaskSpec& t) {
   return j;
 }
 
+// A run's entry in the manifest (sweep.json's "runs").
+nlohmann::json run_identity(const std::string& id, const ExperimentConfig& config) {
+  return {{"id", id},
+          {"config", config_to_json(config)},
+          {"given",  // what robust may not fill in (GivenOptions)
+           {{"adam_eps", config.given.adam_eps},
+            {"schedule", config.given.schedule},
+            {"gates", config.given.gates}}}};
+}
+
+// About the memory a JSON value takes as nlohmann's tree: a value per node, and for objects a map
+// node (about 64 bytes) and the key per member.
+size_t json_tree_bytes(const nlohmann::json& j) {
+  size_t bytes = sizeof(nlohmann::json);
+  if (j.is_object())
+    for (const auto& [key, value] : j.items())
+      bytes += 64 + key.capacity() + json_tree_bytes(value);
+  else if (j.is_array())
+    for (const nlohmann::json& value : j) bytes += json_tree_bytes(value);
+  else if (j.is_string())
+    bytes += j.get_ref<const std::string&>().capacity();
+  return bytes;
+}
+
 }  // namespace
 
 std::vector<uint64_t> parse_seeds(const std::string& text) {
@@ -313,6 +337,22 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
     short_stems = short_stems && file_stem(options).size() <= kMaxStem;
   }
   const bool readable_ids = short_stems && stems.size() == grid.size();
+  // The sweep's own bookkeeping, refused before it is built when it cannot fit: per run about
+  // three trees the size of its manifest entry (its configuration, the entry, and on resuming the
+  // entry read back), the entry's text twice (written, read back) and its row. A million seeds of
+  // checkerboard_sync took about 13 GB.
+  try {
+    const ExperimentConfig first = config_from_json(grid.front().second);
+    const nlohmann::json entry = run_identity(fmt::format("seed{}", spec_.seeds.back()), first);
+    const uint64_t per_run = sizeof(SweepRun) + sizeof(std::optional<SweepRow>) +
+                             3 * json_tree_bytes(entry) + 2 * entry.dump().size();
+    const uint64_t runs = uint64_t(grid.size()) * spec_.seeds.size();
+    check_memory(runs * per_run,
+                 fmt::format("keeping track of {} runs ({} seeds{})", runs, spec_.seeds.size(),
+                             grid.size() > 1 ? fmt::format(" x {} combinations", grid.size()) : ""),
+                 0, false);
+  } catch (const ConfigError&) {  // refused below, naming the setting
+  }
   std::map<std::string, std::string> resolved;  // a configuration's JSON -> its options text
   for (size_t c = 0; c < grid.size(); ++c) {
     const auto& [options, json] = grid[c];
@@ -379,13 +419,7 @@ nlohmann::json Sweep::identity() const {
   nlohmann::json settings = nlohmann::json::array();
   for (const SweepSetting& s : spec_.settings) settings.push_back({{s.key, s.values}});
   nlohmann::json configs = nlohmann::json::array();
-  for (const SweepRun& run : runs_)
-    configs.push_back({{"id", run.id},
-                       {"config", config_to_json(run.config)},
-                       {"given",  // what robust may not fill in (GivenOptions)
-                        {{"adam_eps", run.config.given.adam_eps},
-                         {"schedule", run.config.given.schedule},
-                         {"gates", run.config.given.gates}}}});
+  for (const SweepRun& run : runs_) configs.push_back(run_identity(run.id, run.config));
   return {{"format", "dlca-sweep 1"},
           {"seeds", spec_.seeds},
           {"set", settings},

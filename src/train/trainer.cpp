@@ -4,6 +4,7 @@
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/grid.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -179,6 +180,8 @@ EpochStats Trainer::run_epoch() {
         model_, data_.target, batch,
         RolloutRequest{.forward_temperature = temperature, .logit_noise = logit_noise_used});
     if (!std::isfinite(r.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
+    if (!std::all_of(r.grad.begin(), r.grad.end(), [](float g) { return std::isfinite(g); }))
+      diverged(epoch_, "gradient contains NaN or infinity");
     stats.soft_loss = r.soft_loss;
     stats.hard_loss = r.hard_loss;
     stats.active_gates = active_gate_count(model_);

@@ -174,12 +174,20 @@ std::vector<EpochStats> run_epochs(std::span<Trainer* const> candidates, tbb::ta
   return stats;
 }
 
+// A trainer's state as its checkpoint holds it, with the --tile-cells the run was given.
+TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_cells) {
+  TrainingState state = training_state_of(trainer);
+  state.tile_cells = tile_cells;
+  return state;
+}
+
 // --repair: tries to repair the candidates' hard circuits, lowest last hard loss first, and applies
 // the first repair that reaches hard loss 0 on the whole task; returns that candidate. Appends a
 // summary line per repair tried to `lines` and records the last in `record`. None is tried when a
-// candidate already scores 0; `stop` (Ctrl-C) ends the search early.
+// candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips it, and sets
+// `stopped`.
 std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, int threads,
-                                        const std::function<bool()>& stop,
+                                        const std::function<bool()>& stop, bool& stopped,
                                         std::vector<std::string>& lines, nlohmann::json& record) {
   const size_t starts = candidates.size();
   std::vector<size_t> order(starts);
@@ -192,10 +200,14 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
                    [&](size_t a, size_t b) { return last_hard(a) < last_hard(b); });
   if (last_hard(order[0]) == 0) return std::nullopt;
   for (size_t k : order) {
-    if (stop()) break;
+    if (stop()) {
+      stopped = true;
+      break;
+    }
     Trainer& candidate = *candidates[k];
     const RepairReport report =
         candidate.search_repair(RepairSettings{.threads = threads, .stop = stop});
+    stopped = report.stopped;
     bool works = report.hard_loss_after == 0;
     if (works) {
       Model repaired = candidate.model();
@@ -231,6 +243,22 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
 
 }  // namespace
 
+MultiStartRecord multi_start_record(std::span<Trainer* const> candidates, uint64_t run_seed,
+                                    size_t chosen, bool settled, std::optional<int> tile_cells) {
+  MultiStartRecord record;
+  record.run_seed = run_seed;
+  record.starts = int(candidates.size());
+  record.chosen = int(chosen);
+  if (settled) {
+    record.solved_epoch = candidates[chosen]->epoch();
+  } else {
+    for (size_t k = 0; k < candidates.size(); ++k)
+      record.candidates.push_back({start_seed(run_seed, int(k)), candidates[k]->model().logits,
+                                   checkpoint_state(*candidates[k], tile_cells)});
+  }
+  return record;
+}
+
 size_t leading_candidate(const std::vector<EpochStats>& stats) {
   size_t best = 0;
   for (size_t k = 1; k < stats.size(); ++k)
@@ -250,6 +278,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   if (options.handle_signals) signals.emplace(true);
   bool stopped_by_caller = false;
   const auto stop_requested = [&] {
+    if (!stopped_by_caller && options.stop && options.stop()) stopped_by_caller = true;
     return stopped_by_caller || (options.handle_signals && StopSignals::stop_requested());
   };
   const bool live = !options.quiet && ::isatty(STDERR_FILENO);
@@ -299,28 +328,12 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   std::optional<size_t> solved_by;
   const auto solved = [&] { return solved_by.has_value(); };
   bool repaired = false;  // --repair found a working circuit after the last epoch
-  MultiStartRecord record;
   // The --save file's text: a checkpoint of the chosen candidate (and, while unsolved, of all).
   const auto checkpoint_text = [&] {
-    const auto state_of = [&](const Trainer& t) {
-      TrainingState state = training_state_of(t);
-      state.tile_cells = options.tile_cells;
-      return state;
-    };
-    const TrainingState state = state_of(trainer());
+    const TrainingState state = checkpoint_state(trainer(), options.tile_cells);
     if (starts == 1) return model_file_text(trainer().model(), &state);
-    record.run_seed = run_seed;
-    record.starts = int(starts);
-    record.chosen = int(chosen);
-    record.solved_epoch.reset();
-    record.candidates.clear();
-    if (solved_by || repaired) {
-      record.solved_epoch = trainer().epoch();
-    } else {
-      for (size_t k = 0; k < starts; ++k)
-        record.candidates.push_back({start_seed(run_seed, int(k)), candidates[k]->model().logits,
-                                     state_of(*candidates[k])});
-    }
+    const MultiStartRecord record =
+        multi_start_record(candidates, run_seed, chosen, solved() || repaired, options.tile_cells);
     return model_file_text(trainer().model(), &state, &record);
   };
   const auto save = [&] { write_file_atomically(options.save_path, checkpoint_text()); };
@@ -405,17 +418,18 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
       write_during_run(save);
   }
   if (live) std::fprintf(stderr, "\n");
-  summary.stop_signal = options.handle_signals ? StopSignals::signal_number() : 0;
 
   // --repair: a run that trained all its epochs unsolved tries to repair its candidates' circuits.
+  // Stopped before it found a repair, the run is interrupted: it did not do all it was asked.
   std::vector<std::string> repair_lines;
-  if (trainer().model().config.repair && !solved() && trainer().epoch() >= options.epochs &&
-      !stop_requested())
-    if (const auto k = repair_candidates(candidates, options.threads, stop_requested, repair_lines,
-                                         summary.repair)) {
+  bool repair_stopped = false;
+  if (trainer().model().config.repair && !solved() && trainer().epoch() >= options.epochs)
+    if (const auto k = repair_candidates(candidates, options.threads, stop_requested,
+                                         repair_stopped, repair_lines, summary.repair)) {
       chosen = *k;
       repaired = true;
     }
+  summary.stop_signal = options.handle_signals ? StopSignals::signal_number() : 0;
 
   const std::vector<EpochStats> history = measured();
   std::vector<double> epoch_ms;
@@ -424,7 +438,8 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     if (e.epoch >= summary.resumed_from_epoch) epoch_ms.push_back(e.milliseconds);
   }
   summary.stopped_when_solved = solved();
-  summary.interrupted = trainer().epoch() < options.epochs && !summary.stopped_when_solved;
+  summary.interrupted =
+      (trainer().epoch() < options.epochs && !summary.stopped_when_solved) || repair_stopped;
   summary.epochs = trainer().epoch();
   summary.chosen_start = int(chosen);
   summary.start_seed = starts > 1 ? start_seed(run_seed, int(chosen)) : run_seed;

@@ -66,13 +66,34 @@ void write_file_atomically(const std::string& path, std::string_view contents);
 // writable, and it is not a directory), so a long run can refuse a bad output path before it
 // starts.
 void check_writable(const std::string& path);
+// Where `path` leads after following symbolic links, existing or not (a link to a file not yet
+// made leads to that file); `path` itself when it is no link. Throws FileError for links that go
+// round.
+std::string link_target(const std::string& path);
 // True when writes to `path` go in place (an existing device, pipe or socket, /dev/stdout): no
 // temporary file, and no files meant to sit beside it either.
 bool is_written_in_place(const std::string& path);
 std::string read_file(const std::string& path, size_t max_bytes = size_t(1) << 30);
 
-// Unlinks every temporary file this process is writing. Async-signal-safe (signal handlers call
-// it).
+// A folder of temporary files, made in the system's (TMPDIR) as PREFIX_XXXXXX: removed with what
+// it holds when destroyed and, like the temporary outputs, by remove_temporary_files on a signal,
+// which removes the files named through file() and then the folder.
+class TemporaryFolder {
+ public:
+  explicit TemporaryFolder(const std::string& prefix);  // throws std::runtime_error
+  ~TemporaryFolder();
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name);  // PATH/NAME, removed on a signal too
+
+ private:
+  std::string path_;
+  std::vector<int> slots_;  // in the registry remove_temporary_files() reads
+};
+
+// Unlinks every temporary file this process is writing, and removes its temporary folders.
+// Async-signal-safe (signal handlers call it).
 void remove_temporary_files() noexcept;
 
 }  // namespace dlca

@@ -8,12 +8,24 @@
 
 #include <csignal>
 
+#include <sys/types.h>
+
 namespace dlca {
 
 // For the command-line programs' main: a closed standard output (`dlca train ... | head -1`) makes
 // writes to it fail instead of killing the process by SIGPIPE, so a training goes on and writes its
 // files (its progress lines are then lost).
 void ignore_closed_pipes();
+
+// A child process that a signal ending this program ends too (SIGTERM), so that it does not run
+// on, orphaned (the C compiler dlca run starts), while this object lives. One at a time.
+class ChildEndedBySignals {
+ public:
+  explicit ChildEndedBySignals(pid_t child);
+  ~ChildEndedBySignals();
+  ChildEndedBySignals(const ChildEndedBySignals&) = delete;
+  ChildEndedBySignals& operator=(const ChildEndedBySignals&) = delete;
+};
 
 class StopSignals {
  public:

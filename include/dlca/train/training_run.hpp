@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dlca/io/output_paths.hpp"
+#include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
 
 namespace dlca {
@@ -37,8 +38,11 @@ struct TrainingRunOptions {
   // Called after every epoch with the epoch of the candidate shown (the one that solved, else the
   // lowest hard loss); returning false stops the run there, as an interruption does.
   std::function<bool(const EpochStats&)> on_epoch;
+  // Asked between epochs and during the repair search; true stops the run as on_epoch returning
+  // false does (the Python module: Ctrl-C).
+  std::function<bool()> stop;
   // Ctrl-C and SIGTERM stop the run after its epoch (a second one ends the process). A caller that
-  // handles signals itself (the Python module, through on_epoch) turns this off.
+  // handles signals itself (the Python module, through on_epoch and stop) turns this off.
   bool handle_signals = true;
   // A --save that cannot be written at the end (a full disk, its folder removed) is written to
   // the temporary folder instead and the error says where (the command-line programs; the Python
@@ -61,7 +65,7 @@ struct TrainingSummary {
   int64_t resumed_from_epoch = 0;           // 0 unless the run continued a checkpoint
   double wall_seconds = 0;                  // of this invocation
   double median_epoch_ms = 0;
-  bool interrupted = false;          // stopped by a signal before `epochs`
+  bool interrupted = false;          // stopped by a signal before `epochs`, or while repairing
   bool stopped_when_solved = false;  // stopped early by the config's stop_when_solved
   int stop_signal = 0;               // SIGINT or SIGTERM when a signal stopped the run
   // Multi-start: how many candidates, which one the run kept (the one that solved, else the one
@@ -82,8 +86,22 @@ struct TrainingSummary {
 // The files a run writes, named by option, for check_output_paths.
 std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options);
 
+// Whether a run from epoch `from` to `epochs` writes a checkpoint every `every` epochs (at the
+// epochs divisible by it) before its last, which writes its file anyway; when not, the option
+// changes nothing and the programs refuse it.
+inline bool checkpoints_before_end(int64_t every, int64_t from, int64_t epochs) {
+  return every <= 0 || from >= epochs || (from / every + 1) * every < epochs;
+}
+
 // The candidate to keep while none has solved: the lowest hard loss, the lowest start on ties.
 size_t leading_candidate(const std::vector<EpochStats>& stats);
+
+// The multi-start record of a checkpoint of `candidates` (what --save holds): until the run is
+// settled (solved, or repaired) every candidate's parameters and state, which a resume continues;
+// once settled only the epoch, the file then holding the chosen candidate alone. Each state
+// records the run's --tile-cells.
+MultiStartRecord multi_start_record(std::span<Trainer* const> candidates, uint64_t run_seed,
+                                    size_t chosen, bool settled, std::optional<int> tile_cells);
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out);
