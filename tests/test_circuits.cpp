@@ -98,24 +98,33 @@ TEST_CASE("pruning: pass-through chains are wires, NOT B a NOT, constants stay c
   CHECK(evaluate_cell(constant, std::vector<uint8_t>(9, 0)) == std::vector<uint8_t>{1});
 }
 
-TEST_CASE("DigitalJS export and import round-trip") {
+TEST_CASE("DigitalJS export and import round-trip, stock and paper formats") {
   testing::ScratchDir dir;
-  for (const Model& model : {random_model(2, 5), trained_checkerboard()}) {
-    const Circuit circuit = prune(model);
-    write_file_atomically(dir / "c.json", circuit_to_digitaljs(circuit));
-    const Circuit back = load_digitaljs(dir / "c.json");
-    REQUIRE(back.gates.size() == circuit.gates.size());
-    CHECK(back.outputs == circuit.outputs);
-    for (size_t i = 0; i < circuit.gates.size(); ++i) {
-      CHECK(back.gates[i].op == circuit.gates[i].op);
-      CHECK(back.gates[i].label == circuit.gates[i].label);
-      CHECK(back.gates[i].layer == circuit.gates[i].layer);
-      if (gate_arity(circuit.gates[i].op) > 0) {
-        CHECK(back.gates[i].a == circuit.gates[i].a);
-        CHECK(back.gates[i].b == circuit.gates[i].b);
+  for (const Model& model : {random_model(2, 5), trained_checkerboard()})
+    for (const DigitalJsFormat format : {DigitalJsFormat::stock, DigitalJsFormat::paper}) {
+      CAPTURE(int(format));
+      const Circuit circuit = prune(model);
+      const std::string text = circuit_to_digitaljs(circuit, format);
+      // Only stock DigitalJS's types in the stock format; no stock Constant in the paper's.
+      if (format == DigitalJsFormat::stock)
+        for (const char* type : {"AAndNotB", "NotAAndB", "AOrNotB", "NotAOrB", "True", "False"})
+          CHECK(text.find(fmt::format("\"type\": \"{}\"", type)) == std::string::npos);
+      else
+        CHECK(text.find("\"type\": \"Constant\"") == std::string::npos);
+      write_file_atomically(dir / "c.json", text);
+      const Circuit back = load_digitaljs(dir / "c.json");
+      REQUIRE(back.gates.size() == circuit.gates.size());
+      CHECK(back.outputs == circuit.outputs);
+      for (size_t i = 0; i < circuit.gates.size(); ++i) {
+        CHECK(back.gates[i].op == circuit.gates[i].op);
+        CHECK(back.gates[i].label == circuit.gates[i].label);
+        CHECK(back.gates[i].layer == circuit.gates[i].layer);
+        if (gate_arity(circuit.gates[i].op) > 0) {
+          CHECK(back.gates[i].a == circuit.gates[i].a);
+          CHECK(back.gates[i].b == circuit.gates[i].b);
+        }
       }
     }
-  }
 }
 
 TEST_CASE("the exported C agrees with dlca: random models, a trained checkerboard") {
@@ -133,5 +142,51 @@ TEST_CASE("the exported Verilog agrees with dlca: random models, a trained check
   for (size_t m = 0; m < models.size(); ++m) {
     CAPTURE(m);
     testing::check_verilog_export(prune(models[m]), m);
+  }
+}
+
+TEST_CASE("DigitalJS import: stock Constants, and only the stock export's own Nots folded") {
+  testing::ScratchDir dir;
+  // o_0 = AND(NOT i_0, i_1) with the Not named `not_id`; o_1 = the constant 1; o_2 = i_18, or the
+  // Not's output when it drives o_2 as well.
+  const auto load = [&](const std::string& not_id, bool not_drives_o2) {
+    const auto wire = [](const std::string& from, const std::string& to, const char* port) {
+      return fmt::format(
+          R"({{"from": {{"id": "{}", "port": "out"}}, "to": {{"id": "{}", "port": "{}"}}}})", from,
+          to, port);
+    };
+    const std::string text = fmt::format(
+        R"({{"devices": {{"i_0": {{"type": "Button"}}, "i_1": {{"type": "Button"}},
+          "i_18": {{"type": "Button"}}, "{0}": {{"type": "Not"}}, "g": {{"type": "And"}},
+          "k": {{"type": "Constant", "constant": "1"}}, "o_0": {{"type": "Output"}},
+          "o_1": {{"type": "Output"}}, "o_2": {{"type": "Output"}}}},
+          "connectors": [{1}, {2}, {3}, {4}, {5}, {6}]}})",
+        not_id, wire("i_0", not_id, "in"), wire(not_id, "g", "in1"), wire("i_1", "g", "in2"),
+        wire("g", "o_0", "in"), wire("k", "o_1", "in"),
+        wire(not_drives_o2 ? not_id : "i_18", "o_2", "in"));
+    write_file_atomically(dir / "c.json", text);
+    return load_digitaljs(dir / "c.json");
+  };
+  const Circuit folded = load("g_in1_not", false);
+  REQUIRE(folded.gates.size() == 2);
+  CHECK(folded.gates[0].op == 4);  // NOT A AND B
+  CHECK(folded.gates[0].a == 0);
+  CHECK(folded.gates[0].b == 1);
+  CHECK(folded.gates[1].op == kOpTrue);
+  // A Not named otherwise, or driving more than its gate's input, is a gate of its own.
+  for (const auto& [id, fans_out] : {std::pair{"n", false}, std::pair{"g_in1_not", true}}) {
+    CAPTURE(id);
+    const Circuit kept = load(id, fans_out);
+    REQUIRE(kept.gates.size() == 3);
+    CHECK(kept.gates[0].op == kOpNotA);
+    CHECK(kept.gates[1].op == 1);  // AND
+    for (int i0 : {0, 1})
+      for (int i1 : {0, 1}) {
+        std::vector<uint8_t> patch(27, 0);
+        patch[0] = uint8_t(i0), patch[1] = uint8_t(i1), patch[18] = 1;
+        const std::vector<uint8_t> want{uint8_t(!i0 && i1), 1, uint8_t(fans_out ? !i0 : 1)};
+        CHECK(evaluate_cell(kept, patch) == want);
+        CHECK(evaluate_cell(folded, patch)[0] == want[0]);
+      }
   }
 }

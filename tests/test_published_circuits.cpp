@@ -84,19 +84,21 @@ TEST_CASE("the published circuits' Verilog export agrees with dlca") {
 
 TEST_CASE("the published circuits' DigitalJS export reads back as the same circuit") {
   DLCA_SKIP_IF(published_missing());
-  for (const char* name : kPublished) {
-    CAPTURE(name);
-    const Circuit circuit = load_digitaljs(published(name));
-    testing::ScratchDir dir;
-    write_file_atomically(dir / "again.json", circuit_to_digitaljs(circuit));
-    const Circuit again = load_digitaljs(dir / "again.json");
-    CHECK(again.outputs == circuit.outputs);
-    REQUIRE(again.gates.size() == circuit.gates.size());
-    for (size_t i = 0; i < circuit.gates.size(); ++i) {
-      CHECK(again.gates[i].op == circuit.gates[i].op);
-      CHECK(again.gates[i].label == circuit.gates[i].label);
+  for (const char* name : kPublished)
+    for (const DigitalJsFormat format : {DigitalJsFormat::stock, DigitalJsFormat::paper}) {
+      CAPTURE(name);
+      CAPTURE(int(format));
+      const Circuit circuit = load_digitaljs(published(name));
+      testing::ScratchDir dir;
+      write_file_atomically(dir / "again.json", circuit_to_digitaljs(circuit, format));
+      const Circuit again = load_digitaljs(dir / "again.json");
+      CHECK(again.outputs == circuit.outputs);
+      REQUIRE(again.gates.size() == circuit.gates.size());
+      for (size_t i = 0; i < circuit.gates.size(); ++i) {
+        CHECK(again.gates[i].op == circuit.gates[i].op);
+        CHECK(again.gates[i].label == circuit.gates[i].label);
+      }
     }
-  }
 }
 
 TEST_CASE("malformed DigitalJS files are refused by name") {

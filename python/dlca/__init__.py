@@ -257,9 +257,9 @@ def read_cells(path, height, width, colours="mono", threshold=0.26):
 
 
 def _export(self, path, format=None, name=""):
-    """Writes the pruned hard circuit as C (.c), Verilog (.v), DigitalJS (.json) or the browser page
-    that runs it (.html); format defaults from the file's extension. The file is written
-    atomically."""
+    """Writes the pruned hard circuit as C (.c), Verilog (.v), DigitalJS (.json, stock DigitalJS's
+    device types, as dlca export writes by default) or the browser page that runs it (.html);
+    format defaults from the file's extension. The file is written atomically."""
     path = _path("path", path)
     if format is not None and not isinstance(format, str):  # None: from the file's extension
         raise TypeError("format: must be c, verilog, digitaljs or html, got %r" % (format,))
@@ -328,8 +328,8 @@ def _run(self, start, steps, async_=None, fire_rate=None, seed=None, periodic=No
 
 
 def _export_text(self, format, name=""):
-    """The pruned hard circuit as text: format c, verilog, digitaljs or html; name: the C or
-    Verilog identifier (default: the experiment's)."""
+    """The pruned hard circuit as text: format c, verilog, digitaljs (stock DigitalJS's device
+    types) or html; name: the C or Verilog identifier (default: the experiment's)."""
     if not isinstance(format, str):
         raise TypeError("format: must be c, verilog, digitaljs or html, got %r" % (format,))
     if not isinstance(name, str):

@@ -217,7 +217,10 @@ class CircuitTest(Scratch):
         with open(self.path("cb.c")) as f:
             self.assertIn("checkerboard", f.read())
         with open(self.path("cb.json")) as f:
-            self.assertIn("devices", json.load(f))
+            devices = json.load(f)["devices"]  # stock DigitalJS's types, as dlca export's default
+        paper_types = {"AAndNotB", "NotAAndB", "AOrNotB", "NotAOrB", "True", "False"}
+        self.assertTrue(devices)
+        self.assertFalse(paper_types & {device["type"] for device in devices.values()})
         # A model loaded from a file never overwrites that file with an export.
         self.model.save(self.path("model.json"))
         loaded = dlca.load(self.path("model.json"))

@@ -21,6 +21,7 @@
 
 int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
   std::string model_path, circuit_path, digitaljs_path, c_path, verilog_path, html_path, name;
+  std::string digitaljs_format = "stock";
   CLI::App app{
       "Export the hard circuit of a DiffLogic CA: DigitalJS (the paper's viewer), C (a function "
       "over bit-packed words), Verilog (a cell module and a grid wrapper) and a browser page that "
@@ -28,6 +29,12 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
   auto* model = app.add_option("--model", model_path, "model file written by --save");
   app.add_option("--circuit", circuit_path, "DigitalJS circuit (.json)")->excludes(model);
   app.add_option("--digitaljs", digitaljs_path, "write the pruned circuit as DigitalJS JSON");
+  app.add_option("--digitaljs-format", digitaljs_format,
+                 "stock: the device types of the DigitalJS npm package (a Not device before a "
+                 "negated gate input, Constant devices), which opens the file; paper: the modified "
+                 "DigitalJS's types the paper's circuits use (AAndNotB, ..., True, False)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"stock", "paper"}));
   app.add_option("--c", c_path, "write C source");
   app.add_option("--verilog", verilog_path, "write Verilog");
   app.add_option("--html", html_path,
@@ -81,7 +88,11 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
                              circuit.gates.size(), circuit.channels,
                              std::count(used.begin(), used.end(), true), used.size());
     dlca::OutputGroup outputs;  // a failure on one replaces none of the others
-    if (!digitaljs_path.empty()) outputs.add(digitaljs_path, dlca::circuit_to_digitaljs(circuit));
+    if (!digitaljs_path.empty())
+      outputs.add(digitaljs_path,
+                  dlca::circuit_to_digitaljs(circuit, digitaljs_format == "paper"
+                                                          ? dlca::DigitalJsFormat::paper
+                                                          : dlca::DigitalJsFormat::stock));
     if (!c_path.empty()) outputs.add(c_path, dlca::circuit_to_c(circuit, name));
     if (!verilog_path.empty()) outputs.add(verilog_path, dlca::circuit_to_verilog(circuit, name));
     if (!html_path.empty()) outputs.add(html_path, dlca::circuit_page_html(page));

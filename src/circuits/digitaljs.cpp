@@ -17,7 +17,9 @@ namespace dlca {
 
 namespace {
 
-// DigitalJS device types of the ops a pruned circuit has (A, B and NOT B never appear).
+// DigitalJS device types of the ops a pruned circuit has (A, B and NOT B never appear), as the
+// paper's modified DigitalJS names them; stock DigitalJS lacks the four with a negated input and
+// the constants.
 constexpr std::pair<int, const char*> kGateTypes[] = {
     {0, "False"},    {1, "And"},   {2, "AAndNotB"}, {4, "NotAAndB"}, {6, "Xor"},
     {7, "Or"},       {8, "Nor"},   {9, "Xnor"},     {11, "AOrNotB"}, {12, "Not"},
@@ -34,6 +36,26 @@ const char* type_of_op(int op) {
   for (const auto& [gate_op, name] : kGateTypes)
     if (gate_op == op) return name;
   throw std::logic_error(fmt::format("op {} has no DigitalJS gate type", op));
+}
+
+// In stock DigitalJS, the ops with a negated input: an And or Or with a Not device before input
+// `port`, named <gate>_in<port>_not.
+struct NegatedInput {
+  int op;
+  const char* type;
+  int port;
+};
+constexpr NegatedInput kNegatedInputs[] = {
+    {2, "And", 2}, {4, "And", 1}, {11, "Or", 2}, {13, "Or", 1}};
+
+const NegatedInput* negated_input_of(int op) {
+  for (const NegatedInput& n : kNegatedInputs)
+    if (n.op == op) return &n;
+  return nullptr;
+}
+
+std::string not_device_id(const std::string& gate_id, int port) {
+  return fmt::format("{}_in{}_not", gate_id, port);
 }
 
 int number_after(const std::string& id, const std::string& prefix) {
@@ -66,6 +88,7 @@ Circuit load_digitaljs(const std::string& path) {
     throw fail("subcircuits: not supported (dlca reads flat circuits of 1-bit gates)");
 
   std::map<std::string, std::string> type;
+  std::map<std::string, int> op;  // gates and constants: the 16-op index
   int channels = 0;
   for (const auto& [id, device] : j["devices"].items()) {
     if (!device.is_object() || !device.contains("type"))
@@ -84,6 +107,12 @@ Circuit load_digitaljs(const std::string& path) {
     } else if (type[id] == "Button") {
       if (number_after(id, "i_") < 0)
         throw fail("input '" + id + "' is not named i_<9*channel+position>");
+    } else if (type[id] == "Constant") {  // stock DigitalJS: "constant" is "0" when absent
+      const nlohmann::json value = device.value("constant", nlohmann::json("0"));
+      if (value != "0" && value != "1")
+        throw fail("device '" + id + "': constant must be \"0\" or \"1\" (1-bit constants), got " +
+                   brief_json(value));
+      op[id] = value == "1" ? kOpTrue : kOpFalse;
     } else if (op_of_type(type[id]) < 0) {
       throw fail("device '" + id + "' has unsupported type '" + type[id] + "'");
     } else if (gate_arity(op_of_type(type[id])) > 0 && device.contains("inputs") &&
@@ -91,6 +120,8 @@ Circuit load_digitaljs(const std::string& path) {
       throw fail(fmt::format("device '{}' has {} inputs (a {} has {})", id,
                              brief_json(device["inputs"]), type[id],
                              gate_arity(op_of_type(type[id]))));
+    } else {
+      op[id] = op_of_type(type[id]);
     }
   }
   if (channels == 0) throw fail("no outputs");
@@ -98,11 +129,11 @@ Circuit load_digitaljs(const std::string& path) {
     throw fail(fmt::format("{} channels (outputs up to o_{}); circuits have at most {}", channels,
                            channels - 1, kMaxChannels));
 
-  // The input ports of a device type: Outputs read "in", Buttons and constants read nothing.
-  const auto ports_of = [&](const std::string& t) -> std::vector<std::string> {
-    if (t == "Output") return {"in"};
-    if (t == "Button") return {};
-    const int arity = gate_arity(op_of_type(t));
+  // The input ports of a device: Outputs read "in", Buttons and constants read nothing.
+  const auto ports_of = [&](const std::string& id) -> std::vector<std::string> {
+    if (type[id] == "Output") return {"in"};
+    if (type[id] == "Button") return {};
+    const int arity = gate_arity(op.at(id));
     return arity == 2   ? std::vector<std::string>{"in1", "in2"}
            : arity == 1 ? std::vector<std::string>{"in"}
                         : std::vector<std::string>{};
@@ -125,7 +156,7 @@ Circuit load_digitaljs(const std::string& path) {
       throw fail("output '" + from + "' drives '" + to + "' (an Output device has no output port)");
     if (from_port != "out")
       throw fail("a connector leaves '" + from + "' from port '" + from_port + "' (only 'out')");
-    const std::vector<std::string> ports = ports_of(type[to]);
+    const std::vector<std::string> ports = ports_of(to);
     if (std::find(ports.begin(), ports.end(), port) == ports.end())
       throw fail(type[to] == "Button"
                      ? "input '" + to + "' is driven by '" + from + "' (a Button has no input port)"
@@ -137,8 +168,25 @@ Circuit load_digitaljs(const std::string& path) {
   }
   // Every input port of every device is connected, whether or not an output reaches it.
   for (const auto& [id, t] : type)
-    for (const std::string& port : ports_of(t))
+    for (const std::string& port : ports_of(id))
       if (!driver.count({id, port})) throw fail("input " + id + "." + port + " is not connected");
+  // A Not that the stock export put before a negated input, driving nothing else, is part of its
+  // gate: the gate reads the Not's input, and the Not is left out.
+  std::map<std::string, int> fan_out;
+  for (const auto& entry : driver) ++fan_out[entry.second];
+  std::vector<std::string> folded;
+  for (const auto& [id, t] : type)
+    for (const NegatedInput& n : kNegatedInputs) {
+      const std::string port = "in" + std::to_string(n.port), not_id = not_device_id(id, n.port);
+      const auto not_device = type.find(not_id);
+      if (t != n.type || op.at(id) != op_of_type(t) || driver.at({id, port}) != not_id ||
+          not_device == type.end() || not_device->second != "Not" || fan_out[not_id] != 1)
+        continue;
+      driver[{id, port}] = driver.at({not_id, "in"});
+      op[id] = n.op;
+      folded.push_back(not_id);
+    }
+  for (const std::string& id : folded) type.erase(id);
 
   Circuit out;
   out.channels = channels;
@@ -146,9 +194,8 @@ Circuit load_digitaljs(const std::string& path) {
   std::map<std::string, int> state;        // 1 = on the DFS stack, 2 = done
   // The signal of a finished device: a Button's input, or a new gate after its inputs' gates.
   const auto finish = [&](const std::string& id, bool emit) {
-    const std::string& t = type[id];
     uint32_t result = 0;
-    if (t == "Button") {
+    if (type[id] == "Button") {
       const int n = number_after(id, "i_");
       if (n / 9 >= channels)
         throw fail("input '" + id + "' reads channel " + std::to_string(n / 9) +
@@ -156,8 +203,8 @@ Circuit load_digitaljs(const std::string& path) {
       result = Circuit::input(n / 9, n % 9);
     } else if (emit) {
       CircuitGate gate;
-      gate.op = uint8_t(op_of_type(t));
-      const std::vector<std::string> ports = ports_of(t);
+      gate.op = uint8_t(op.at(id));
+      const std::vector<std::string> ports = ports_of(id);
       if (!ports.empty()) gate.a = gate.b = signal.at(driver.at({id, ports[0]}));
       if (ports.size() == 2) gate.b = signal.at(driver.at({id, ports[1]}));
       const auto& device = j["devices"][id];
@@ -190,7 +237,7 @@ Circuit load_digitaljs(const std::string& path) {
     enter(root);
     while (!stack.empty()) {
       auto& [id, next_port] = stack.back();
-      const std::vector<std::string> ports = ports_of(type[id]);
+      const std::vector<std::string> ports = ports_of(id);
       if (next_port < ports.size()) {
         const std::string input = driver.at({id, ports[next_port++]});
         enter(input);
@@ -214,7 +261,7 @@ Circuit load_digitaljs(const std::string& path) {
   return out;
 }
 
-std::string circuit_to_digitaljs(const Circuit& circuit) {
+std::string circuit_to_digitaljs(const Circuit& circuit, DigitalJsFormat format) {
   nlohmann::ordered_json devices = nlohmann::ordered_json::object();
   auto connectors = nlohmann::ordered_json::array();
   const auto position = [](int x, int y) { return nlohmann::ordered_json{{"x", x}, {"y", y}}; };
@@ -240,20 +287,41 @@ std::string circuit_to_digitaljs(const Circuit& circuit) {
     if (!taken.insert(gate_id).second) gate_id = fmt::format("g_{}", i);  // imported without ids
     taken.insert(gate_id);
     id[circuit.num_inputs() + i] = gate_id;
-    nlohmann::ordered_json device = {
-        {"label", g.label}, {"type", type_of_op(g.op)}, {"propagation", 1}, {"bits", 1}};
-    if (gate_arity(g.op) != 1) device["inputs"] = 2;
-    device["position"] = position(140 + 190 * g.layer, 55 * row_in_layer[g.layer]++);
+    const bool stock = format == DigitalJsFormat::stock;
+    const NegatedInput* negated = stock ? negated_input_of(g.op) : nullptr;
+    const bool constant = stock && gate_arity(g.op) == 0;
+    const int x = 140 + 190 * g.layer, y = 55 * row_in_layer[g.layer]++;
+    nlohmann::ordered_json device = {{"label", g.label},
+                                     {"type", negated    ? negated->type
+                                              : constant ? "Constant"
+                                                         : type_of_op(g.op)}};
+    if (constant) device["constant"] = g.op == kOpTrue ? "1" : "0";
+    device["propagation"] = 1;
+    device["bits"] = 1;
+    if (gate_arity(g.op) == 2 || (gate_arity(g.op) == 0 && !constant)) device["inputs"] = 2;
+    device["position"] = position(x, y);
     devices[gate_id] = std::move(device);
-    const auto wire = [&](uint32_t from, const char* port) {
-      connectors.push_back({{"from", {{"id", id[from]}, {"port", "out"}}},
-                            {"to", {{"id", gate_id}, {"port", port}}}});
+    const auto wire = [&](const std::string& from, const std::string& to, const char* port) {
+      connectors.push_back(
+          {{"from", {{"id", from}, {"port", "out"}}}, {"to", {{"id", to}, {"port", port}}}});
     };
-    if (gate_arity(g.op) == 1) wire(g.a, "in");
-    if (gate_arity(g.op) == 2) {
-      wire(g.a, "in1");
-      wire(g.b, "in2");
-    }
+    if (gate_arity(g.op) == 1) wire(id[g.a], gate_id, "in");
+    if (gate_arity(g.op) == 2)
+      for (int port : {1, 2}) {
+        const std::string& from = id[port == 1 ? g.a : g.b];
+        const std::string in = "in" + std::to_string(port);
+        if (!negated || negated->port != port) {
+          wire(from, gate_id, in.c_str());
+          continue;
+        }
+        const std::string not_id = not_device_id(gate_id, port);
+        devices[not_id] = {{"type", "Not"},
+                           {"propagation", 1},
+                           {"bits", 1},
+                           {"position", position(x - 95, y + 20 * (port - 1))}};
+        wire(from, not_id, "in");
+        wire(not_id, gate_id, in.c_str());
+      }
   }
   int last_layer = 0;
   for (const CircuitGate& g : circuit.gates) last_layer = std::max(last_layer, g.layer);

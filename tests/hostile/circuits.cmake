@@ -34,3 +34,11 @@ dlca_cli_test(hostile.export_name_verilog_keyword sh -c "${export} --circuit ${h
   --name module --verilog x.v && grep -c '^module module_cell ($' x.v")
 set_tests_properties(hostile.export_name_verilog_keyword PROPERTIES
   PASS_REGULAR_EXPRESSION "pruned circuit: 1 gates, 1 channels, 2 of 9 inputs used\n1\n$")
+# Stock DigitalJS constants are 1-bit here; a wider one is refused by name, as is a format dlca
+# does not write.
+dlca_cli_test(hostile.djs_wide_constant sh -c "sed 's/\"type\": \"Xor\"/\"type\": \"Constant\", \"constant\": \"10\"/' \
+  ${hostile_data}/djs_xor.json > c.json && ${expect} \
+  '^dlca_export: c.json: device .x.: constant must be \"0\" or \"1\" \\(1-bit constants\\), got \"10\"$' \
+  ${export} --circuit c.json --c c.c")
+dlca_cli_test(hostile.export_digitaljs_format ${expect} --status 2 "${opt}--digitaljs-format: .*svg"
+  ${export} --circuit ${hostile_data}/djs_xor.json --digitaljs x.json --digitaljs-format svg)
