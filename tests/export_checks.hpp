@@ -1,5 +1,6 @@
 // Checks that a circuit's exports agree with dlca: the C export compiled with the system compiler
-// and run on random words, the Verilog cell and grid simulated with iverilog. Shared by the tests
+// and run on random words, the Verilog cell and grid simulated with iverilog, the DigitalJS export
+// run in the real DigitalJS under node. Shared by the tests
 // of pruned models and of the published circuits. The tools are looked up when the tests run; a
 // test case without them skips (optional_parts.hpp).
 #pragma once
@@ -17,6 +18,7 @@
 #include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/circuit.hpp"
 #include "dlca/circuits/circuit_export.hpp"
+#include "dlca/circuits/digitaljs.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/random.hpp"
 #include "dlca/io/atomic_file.hpp"
@@ -142,5 +144,28 @@ inline void check_verilog_export(const Circuit& circuit, uint64_t key) {
                           bits - 1, bits, bit_string(init), W, H, int(periodic), steps)) ==
           bit_string(sim.state()) + "\n");
   }
+}
+// Opens circuit_to_digitaljs (the default, stock format) in the real DigitalJS under node and
+// compares its outputs with evaluate_cell on 64 random patches, all zeros and all ones.
+inline void check_digitaljs_in_node(const Circuit& circuit, uint64_t key) {
+  ScratchDir dir;
+  const uint32_t inputs = circuit.num_inputs();
+  std::vector<std::vector<uint8_t>> patches{std::vector<uint8_t>(inputs, 0),
+                                            std::vector<uint8_t>(inputs, 1)};
+  for (int t = 0; t < 64; ++t) patches.push_back(random_bits(inputs, derive_key(key, t)));
+  std::string vectors, expected;
+  for (const auto& patch : patches) {
+    for (uint8_t bit : patch) vectors += char('0' + bit);
+    for (uint8_t bit : evaluate_cell(circuit, patch)) expected += char('0' + bit);
+    vectors += "\n";
+    expected += "\n";
+  }
+  write_file_atomically(dir / "circuit.json", circuit_to_digitaljs(circuit));
+  write_file_atomically(dir / "vectors.txt", vectors);
+  const int status = run_command(fmt::format("node {} {} {} > {}", quoted(digitaljs_script()),
+                                             quoted(dir / "circuit.json"),
+                                             quoted(dir / "vectors.txt"), quoted(dir / "out.txt")));
+  CHECK(read_file(dir / "out.txt") == expected);  // on failure, node's error
+  CHECK(status == 0);
 }
 }  // namespace dlca::testing

@@ -56,4 +56,17 @@ std::string file_missing(const std::string& path) {
   return std::filesystem::exists(path) ? std::string() : path + " does not exist";
 }
 
+std::string digitaljs_script() {
+  return std::string(DLCA_SOURCE_DIR) + "/tests/node/digitaljs_outputs.js";
+}
+
+std::string digitaljs_missing() {
+  if (find_executable("node").empty()) return "node is not on PATH (Debian package nodejs)";
+  const std::string package =
+      std::string(DLCA_SOURCE_DIR) + "/tests/node/node_modules/digitaljs/package.json";
+  if (const std::string reason = file_missing(package); !reason.empty())
+    return "the digitaljs npm package is not installed (tools/install_deps.sh): " + reason;
+  return {};
+}
+
 }  // namespace dlca::testing

@@ -24,6 +24,11 @@ std::string c_compiler();
 std::string c_compiler_missing();
 std::string iverilog_missing();
 std::string file_missing(const std::string& path);
+// The real DigitalJS: node on PATH and the npm package that tools/install_deps.sh installs into
+// tests/node/node_modules.
+std::string digitaljs_missing();
+// tests/node/digitaljs_outputs.js, which runs a circuit in it.
+std::string digitaljs_script();
 
 }  // namespace dlca::testing
 

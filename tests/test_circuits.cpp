@@ -1,7 +1,7 @@
 // Hard circuits: pruning keeps the model's function and follows docs/MODEL.md §11.2; DigitalJS
 // export and import round-trip; the exported C (compiled with the system compiler) and Verilog
-// (simulated with iverilog) agree with dlca on random inputs, for random models and a freshly
-// trained checkerboard.
+// (simulated with iverilog) and DigitalJS (run in the real DigitalJS under node) agree with dlca
+// on random inputs, for random models and trained checkerboards.
 #include <doctest/doctest.h>
 
 #include "dlca/circuits/circuit.hpp"
@@ -11,6 +11,7 @@
 #include "dlca/core/cell_program.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/io/atomic_file.hpp"
+#include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
 #include "export_checks.hpp"
 #include "test_helpers.hpp"
@@ -142,6 +143,17 @@ TEST_CASE("the exported Verilog agrees with dlca: random models, a trained check
   for (size_t m = 0; m < models.size(); ++m) {
     CAPTURE(m);
     testing::check_verilog_export(prune(models[m]), m);
+  }
+}
+
+TEST_CASE("the DigitalJS export opens in the real DigitalJS and agrees with dlca") {
+  DLCA_SKIP_IF(testing::digitaljs_missing());
+  const std::vector<Model> models{
+      random_model(1, 8), random_model(3, 9), trained_checkerboard(),
+      load_model(DLCA_SOURCE_DIR "/tests/data/model_v2_checkerboard.json")};
+  for (size_t m = 0; m < models.size(); ++m) {
+    CAPTURE(m);
+    testing::check_digitaljs_in_node(prune(models[m]), m);
   }
 }
 

@@ -1,7 +1,8 @@
 // The circuits published with the paper (docs/MODEL.md §12; in the folder DLCA_ORACLES_DIR names),
 // imported from DigitalJS and run on the bit-sliced simulator: gol_circuit.json is Conway's
 // rule exactly; checkerboard.json grows the checkerboard from random states on 16x16 and 64x64.
-// Without the published files these tests skip. Also: malformed DigitalJS files are refused.
+// dlca's DigitalJS export of them runs in the real DigitalJS. Without the published files these
+// tests skip. Also: malformed DigitalJS files are refused.
 #include <doctest/doctest.h>
 
 #include "dlca/circuits/bit_grid.hpp"
@@ -99,6 +100,15 @@ TEST_CASE("the published circuits' DigitalJS export reads back as the same circu
         CHECK(again.gates[i].label == circuit.gates[i].label);
       }
     }
+}
+
+TEST_CASE("the published circuits, exported by dlca, open in the real DigitalJS and agree") {
+  DLCA_SKIP_IF(published_missing());
+  DLCA_SKIP_IF(testing::digitaljs_missing());
+  for (const char* name : kPublished) {
+    CAPTURE(name);
+    testing::check_digitaljs_in_node(load_digitaljs(published(name)), 5);
+  }
 }
 
 TEST_CASE("malformed DigitalJS files are refused by name") {
