@@ -3,9 +3,10 @@
 # --stop-when-solved 10 it stops at epoch 253, the tenth with hard loss 0, and keeps the parameters
 # that epoch measured (253 updates), and says so.
 dlca_cli_test(recipe.stop_when_solved sh -c "${train} --epochs 500 --stop-when-solved 10 --quiet \
-  --summary s.json && grep -q '\"stopped_when_solved\": true' s.json && grep -q '\"epochs\": 253,' s.json")
+  --summary s.json && grep -q '\"stopped_when_solved\": true' s.json && grep -q '\"epochs\": 253,' s.json \
+  && echo summary checked")
 set_tests_properties(recipe.stop_when_solved PROPERTIES PASS_REGULAR_EXPRESSION
-  "checkerboard_sync on cpu [^\n]*: 253 epochs in[^\n]*\nfinal soft loss [^\n]*, hard loss 0\nstopped: hard loss 0 for 10 consecutive epochs \\(--stop-when-solved\\); the parameters that scored it are kept\nhard loss first reached 0 at epoch 244\n")
+  "checkerboard_sync on cpu [^\n]*: 253 epochs in[^\n]*\nfinal soft loss [^\n]*, hard loss 0\nstopped: hard loss 0 for 10 consecutive epochs \\(--stop-when-solved\\); the parameters that scored it are kept\nhard loss first reached 0 at epoch 244\n(.*\n)*summary checked\n$")
 # A negative window is refused by name, on the command line and in an experiment file.
 dlca_cli_test(recipe.stop_when_solved_negative ${expect} "^train_checkerboard: --stop-when-solved: .*-1"
   ${train} --stop-when-solved -1)
@@ -15,9 +16,9 @@ dlca_cli_test(recipe.stop_when_solved_file sh -c "sed 's/\"seed\": 23/\"seed\": 
 # --recipe robust: 4 starts and a solved stop unless --starts / --stop-when-solved say otherwise, in
 # either order; the summary names the start it kept.
 dlca_cli_test(recipe.robust sh -c "${train} --recipe robust --epochs 3 --quiet --summary s.json \
-  && grep -q '\"starts\": 4,' s.json && grep -q '\"start\": ' s.json")
+  && grep -q '\"starts\": 4,' s.json && grep -q '\"start\": ' s.json && echo summary checked")
 set_tests_properties(recipe.robust PROPERTIES PASS_REGULAR_EXPRESSION
-  "\nstart [0-3] of 4 \\(seed [0-9]+\\) kept: none solved; lowest hard loss\n")
+  "\nstart [0-3] of 4 \\(seed [0-9]+\\) kept: none solved; lowest hard loss\n(.*\n)*summary checked\n$")
 dlca_cli_test(recipe.robust_starts_given sh -c "${train} --starts 2 --recipe robust --epochs 2 --quiet \
   --summary a.json && ${train} --recipe robust --starts 2 --epochs 2 --quiet --summary b.json \
   && grep -q '\"starts\": 2,' a.json && grep -q '\"starts\": 2,' b.json && echo both-2")
@@ -45,9 +46,9 @@ dlca_cli_test(recipe.resume_needs_starts sh -c "${train} --starts 3 --epochs 3 -
 # solved it (the checkpoint keeps that measurement).
 dlca_cli_test(recipe.stopped_checkpoint_remembers_its_zero sh -c "${train} --epochs 300 --stop-when-solved 1 \
   --quiet --save m.json && ${train} --epochs 244 --resume m.json --summary s.json \
-  && grep -q '\"first_zero_epoch\": 244' s.json")
+  && grep -q '\"first_zero_epoch\": 244' s.json && echo summary checked")
 set_tests_properties(recipe.stopped_checkpoint_remembers_its_zero PROPERTIES PASS_REGULAR_EXPRESSION
-  "final soft loss [^\n]*, hard loss 0\nhard loss first reached 0 at epoch 244\n")
+  "final soft loss [^\n]*, hard loss 0\nhard loss first reached 0 at epoch 244\n(.*\n)*summary checked\n$")
 # robust repairs an unsolved circuit unless --no-repair says otherwise (in either order).
 dlca_cli_test(recipe.robust_repairs sh -c "${train} --recipe robust --epochs 1 --steps 1 --quiet \
   --save a.json && grep -q '\"repair\":true' a.json && ${train} --no-repair --recipe robust \
@@ -56,9 +57,10 @@ set_tests_properties(recipe.robust_repairs PROPERTIES PASS_REGULAR_EXPRESSION "\
 # Game of Life trains on 20 of the 512 neighbourhoods an epoch: a batch with hard loss 0 does not
 # stop the run unless the circuit gets all 512 right (the first such batches come from wrong rules).
 dlca_cli_test(recipe.robust_game_of_life sh -c "$<TARGET_FILE:dlca_train_program> --config game_of_life \
-  --recipe robust --seed 3 --quiet --summary s.json && grep -q '\"stopped_when_solved\": true' s.json")
+  --recipe robust --seed 3 --quiet --summary s.json && grep -q '\"stopped_when_solved\": true' s.json \
+  && echo summary checked")
 set_tests_properties(recipe.robust_game_of_life PROPERTIES PASS_REGULAR_EXPRESSION
-  "\nneighbourhoods_correct 512\n")
+  "\nneighbourhoods_correct 512\n(.*\n)*summary checked\n$")
 # Forward-only sharpening: the summary names the schedule, the model file stores it, and a resume
 # under another schedule that would have changed epochs already trained is refused by name.
 dlca_cli_test(recipe.sharpen sh -c "${train} --epochs 12 --sharpen-to 0.1 --sharpen-start 4 \
