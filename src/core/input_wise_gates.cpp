@@ -46,19 +46,20 @@ void input_wise_op_probabilities(const float* w, float* probabilities) {
   for (int p = 0; p < kInputPatterns; ++p) s[p] = pattern_output(w[p]);
   for (int op = 0; op < kNumOps; ++op) {
     double chance = 1;
-    for (int p = 0; p < kInputPatterns; ++p) chance *= (op >> (3 - p)) & 1 ? s[p] : 1 - s[p];
+    for (int p = 0; p < kInputPatterns; ++p)
+      chance *= hard_op_bit(op, p >> 1, p & 1) ? s[p] : 1 - s[p];
     probabilities[op] = float(chance);
   }
 }
 
 void input_wise_set_op(float* w, int op) {
   for (int p = 0; p < kInputPatterns; ++p) {
-    const bool one = (op >> (3 - p)) & 1;
-    if ((std::sin(double(w[p])) >= 0) == one) continue;
+    const bool one = hard_op_bit(op, p >> 1, p & 1);
+    const double sine = std::sin(double(w[p]));
+    if ((sine >= 0) == one) continue;
     // Negating the angle flips the sign of sin w; an angle on a multiple of pi has sin w == 0 and
     // counts as 1, so it moves a quarter turn to the side wanted.
-    w[p] =
-        std::sin(double(w[p])) == 0 ? float(one ? 0.5 : -0.5) * std::numbers::pi_v<float> : -w[p];
+    w[p] = sine == 0 ? -0.5f * std::numbers::pi_v<float> : -w[p];
   }
 }
 
