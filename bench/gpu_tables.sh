@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # On a GPU machine: one full CPU-vs-GPU table per Vulkan device, recorded as files. For every
-# device dlca_devices lists, compare_backends --sweep (the CPU side on all of the host's cores)
+# device `dlca devices` lists, `dlca compare --sweep` (the CPU side on all of the host's cores)
 # with --profile, printed and saved as CSV; then, given the published Game of Life circuit, the
 # big-grid simulator on an N x N grid: the host's cores (the compiled C kernel) against each
 # device's generated shader and its interpreting shader.
 # Usage: bash gpu_tables.sh BIN_DIR OUT_DIR [GOL_CIRCUIT.json [EPOCHS [GRID]]]
 #   BIN_DIR: a build folder, or a gpu_bundle.sh folder (its lib/ goes on LD_LIBRARY_PATH).
-#   WORKLOADS (environment): compare_backends' workload options instead of --sweep, e.g. for a quick
+#   WORKLOADS (environment): dlca compare's workload options instead of --sweep, e.g. for a quick
 #   check on lavapipe: WORKLOADS="--config checkerboard_async --size 6".
 # Each file appears only once its run has succeeded; the script stops at the first failure.
 set -euo pipefail
@@ -22,10 +22,9 @@ grid=${5:-8192}
 [[ $epochs =~ ^[1-9][0-9]*$ ]] || fail "EPOCHS: must be a positive integer, got '$epochs'" 2
 [[ $grid =~ ^[1-9][0-9]*$ ]] || fail "GRID: must be a positive integer, got '$grid'" 2
 [ -z "$circuit" ] || { [ -f "$circuit" ] && [ -r "$circuit" ]; } || fail "$circuit: cannot read the circuit (not a readable file)"
-for p in dlca_devices compare_backends dlca_run; do
-  [ -x "$bin/$p" ] || fail "$bin/$p: no such program (build first)"
-done
+[ -x "$bin/dlca" ] || fail "$bin/dlca: no such program (build first)"
 [ -d "$bin/lib" ] && export LD_LIBRARY_PATH="$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+[ -d "$bin/targets" ] && export DLCA_DATA_DIR="${DLCA_DATA_DIR:-$bin/targets}"
 mkdir -p "$out"
 # Runs a command, shows its output, and keeps it as FILE only when it succeeds.
 record() {
@@ -35,14 +34,14 @@ record() {
   cat "$file.tmp"
   mv "$file.tmp" "$file"
 }
-record "$out/devices.txt" "$bin/dlca_devices"
+record "$out/devices.txt" "$bin/dlca" devices
 devices=$(grep -cE '^[0-9]+: ' "$out/devices.txt" || true)
 [ "$devices" -gt 0 ] || fail "no Vulkan device"
 workloads=(--sweep)
 # shellcheck disable=SC2206 # WORKLOADS is a list of options
 [ -n "${WORKLOADS:-}" ] && workloads=($WORKLOADS)
 for ((d = 0; d < devices; ++d)); do
-  record "$out/compare_device$d.txt" "$bin/compare_backends" "${workloads[@]}" --epochs "$epochs" \
+  record "$out/compare_device$d.txt" "$bin/dlca" compare "${workloads[@]}" --epochs "$epochs" \
     --profile --device "$d" --csv "$out/compare_device$d.csv"
 done
 if [ -n "$circuit" ]; then
@@ -50,12 +49,12 @@ if [ -n "$circuit" ]; then
   # (errexit does not reach into a function run under ||: each run's status is checked.)
   simulate() {
     local line
-    echo "dlca_run ${sim[*]}"
-    line=$("$bin/dlca_run" "${sim[@]}" --backend cpu --engine compiled) || return 1
+    echo "dlca run ${sim[*]}"
+    line=$("$bin/dlca" run "${sim[@]}" --backend cpu --engine compiled) || return 1
     echo "cpu, all cores, compiled C: $line"
     for ((d = 0; d < devices; ++d)); do
       for engine in compiled interpreted; do
-        line=$("$bin/dlca_run" "${sim[@]}" --backend vulkan --device "$d" --engine "$engine") ||
+        line=$("$bin/dlca" run "${sim[@]}" --backend vulkan --device "$d" --engine "$engine") ||
           return 1
         echo "device $d, $engine shader: $line"
       done

@@ -61,6 +61,7 @@ std::vector<testing::BackendCase> random_cases(int count, uint32_t seed) {
 TEST_CASE("Vulkan fused kernels and the level-by-level path agree with the reference") {
   DLCA_SKIP_IF(testing::vulkan_missing());
   auto cases = testing::backend_cases();
+  for (const auto& c : testing::input_wise_backend_cases()) cases.push_back(c);
   for (const auto& c : random_cases(6, 11)) cases.push_back(c);
   for (const auto& c : cases) {
     CAPTURE(c.config.channels);

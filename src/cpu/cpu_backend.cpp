@@ -267,14 +267,13 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
     return keep_all ? stored + (size_t(step) * plan.num_tiles + tile) * plan.tile_floats
                     : impl_->scratch.local().act.get(plan.tile_floats);
   };
-  // Sharpened passes flush denormals on every thread that runs a tile (flush_denormals.hpp).
-  const bool flush = request.forward_temperature != 1.0;
+  // Every thread that runs a tile flushes denormals (flush_denormals.hpp).
   const auto for_each_tile = [&](auto&& body) {
     impl_->arena.execute([&] {
       tbb::parallel_for(
           0, plan.num_tiles,
           [&](int tile) {
-            const FlushDenormals scope(flush);
+            const FlushDenormals scope;
             body(tile);
           },
           tbb::simple_partitioner());
@@ -313,7 +312,7 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
         tbb::parallel_for(
             0, plan.num_chunks,
             [&](int chunk) {
-              const FlushDenormals scope(flush);
+              const FlushDenormals scope;
               Scratch& local = impl_->scratch.local();
               float* grad = local.grad.get(plan.tile_floats);
               const auto [first, last] = plan.chunk_tiles(chunk);

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <tbb/parallel_for.h>
+
 #include <fmt/format.h>
 
 #include "dlca/core/random.hpp"
@@ -85,6 +87,22 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
     out.push_back(std::move(c));
   }
   return out;
+}
+
+std::vector<EpochStats> run_candidate_epochs(std::span<Trainer* const> candidates,
+                                             tbb::task_arena& arena) {
+  std::vector<EpochStats> stats(candidates.size());
+  const bool on_device = std::any_of(candidates.begin(), candidates.end(),
+                                     [](const Trainer* t) { return t->on_device(); });
+  if (candidates.size() == 1 || on_device) {
+    for (size_t k = 0; k < candidates.size(); ++k) stats[k] = candidates[k]->run_epoch();
+  } else {
+    arena.execute([&] {
+      tbb::parallel_for(size_t(0), candidates.size(), size_t(1),
+                        [&](size_t k) { stats[k] = candidates[k]->run_epoch(); });
+    });
+  }
+  return stats;
 }
 
 }  // namespace dlca

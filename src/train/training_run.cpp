@@ -157,23 +157,6 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
 
 namespace {
 
-// Runs one epoch of every candidate: in parallel on the host's threads when they train there, one
-// after the other on a device.
-std::vector<EpochStats> run_epochs(std::span<Trainer* const> candidates, tbb::task_arena& arena) {
-  std::vector<EpochStats> stats(candidates.size());
-  const bool on_device = std::any_of(candidates.begin(), candidates.end(),
-                                     [](const Trainer* t) { return t->on_device(); });
-  if (candidates.size() == 1 || on_device) {
-    for (size_t k = 0; k < candidates.size(); ++k) stats[k] = candidates[k]->run_epoch();
-  } else {
-    arena.execute([&] {
-      tbb::parallel_for(size_t(0), candidates.size(), size_t(1),
-                        [&](size_t k) { stats[k] = candidates[k]->run_epoch(); });
-    });
-  }
-  return stats;
-}
-
 // A trainer's state as its checkpoint holds it, with the --tile-cells the run was given.
 TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_cells) {
   TrainingState state = training_state_of(trainer);
@@ -355,7 +338,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     const auto round_start = std::chrono::steady_clock::now();
     std::vector<EpochStats> all;
     try {
-      all = run_epochs(candidates, arena);
+      all = run_candidate_epochs(candidates, arena);
     } catch (const TrainingDiverged& e) {
       // The epochs before the divergence show where it went wrong: --log keeps them.
       if (options.log_path.empty()) throw;

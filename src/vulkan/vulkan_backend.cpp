@@ -88,9 +88,11 @@ std::string version_string(uint32_t v) {
                      VK_API_VERSION_PATCH(v));
 }
 
-// DLCA_VULKAN_FUSED=0 in the environment runs the level-by-level path (for comparisons).
+// DLCA_VULKAN_FUSED=1 in the environment runs the fused step kernels, =0 the level-by-level path
+// (for comparisons).
 VulkanBackendOptions with_environment(VulkanBackendOptions o) {
   const char* fused = std::getenv("DLCA_VULKAN_FUSED");
+  if (fused && std::string(fused) == "1") o.fused = true;
   if (fused && std::string(fused) == "0") o.fused = false;
   return o;
 }

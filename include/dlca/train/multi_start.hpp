@@ -10,7 +10,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
+
+#include <tbb/task_arena.h>
 
 #include "dlca/core/backend.hpp"
 #include "dlca/core/config.hpp"
@@ -55,5 +58,10 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
                                                const MakeBackend& make_backend, int threads,
                                                ModelFile* resumed = nullptr,
                                                const std::string& resumed_path = "");
+
+// Runs one epoch of every candidate: in parallel in `arena` when they train on the host's threads
+// (each on its own backend's share of them), one after the other on a device.
+std::vector<EpochStats> run_candidate_epochs(std::span<Trainer* const> candidates,
+                                             tbb::task_arena& arena);
 
 }  // namespace dlca

@@ -46,8 +46,9 @@ struct VulkanBackendOptions {
   uint64_t chunk_bytes = 0;
   // Run each step as one dispatch per chunk (shaders/fused_*.comp: a tile of cells per workgroup,
   // its rows in shared memory) where the program's tiles fit; false: one dispatch per level of
-  // gates (the fallback, also taken when a tile does not fit).
-  bool fused = true;
+  // gates. Off by default: on an H100 the fused kernels were 1.5 to 5.5 times slower than the
+  // levels on every workload measured (tiles of 1 to 7 cells leave most of the GPU idle).
+  bool fused = false;
   // Shared memory per workgroup at most, lower than the device's to exercise the fallback and
   // small tiles in tests; 0 keeps the device's.
   uint64_t max_shared_bytes = 0;
