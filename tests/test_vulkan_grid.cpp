@@ -76,6 +76,31 @@ TEST_CASE("VulkanGrid steps exactly like BitGrid, generated and interpreted") {
   }
 }
 
+TEST_CASE("VulkanGrid queues steps and damage until read, across several submissions") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
+  // 800 steps with damage on every 7th, nothing read in between: finish() after 300, then more
+  // passes than one submission holds (512): the queue is submitted on its own once, and reading
+  // the planes submits the rest.
+  Model m = make_model(testing::small_config(2, 4, 2, 6, 5, 2, 1, true, false));
+  testing::randomize_logits(m, 3, 3.0f);
+  const Circuit circuit = prune(m);
+  const int height = 9, width = 40;
+  auto cpu = make_cpu_grid(circuit, interpreted_kernel(circuit), height, width, true);
+  VulkanGrid gpu(circuit, height, width, true, 0, true, GridShader::kInterpreted);
+  const auto init = testing::random_bits(size_t(circuit.channels) * height * width, 41);
+  for (SimulationGrid* grid : {cpu.get(), static_cast<SimulationGrid*>(&gpu)}) {
+    grid->set_planes(init);
+    for (int step = 0; step < 800; ++step) {
+      grid->step_async(0.5, derive_key(43, uint64_t(step)));
+      if (step % 7 == 0) grid->zero_rectangle(step % height, step % width, 2, 3);
+      if (step == 300) grid->finish();
+    }
+  }
+  CHECK(gpu.planes() == cpu->planes());
+  for (int c = 0; c < circuit.channels; ++c) CHECK(gpu.count(c) == cpu->count(c));
+  CHECK(gpu.validation_errors() == 0);
+}
+
 TEST_CASE("The generated grid shader: every op, outputs that are inputs, unused channels") {
   DLCA_SKIP_IF(testing::vulkan_missing());
   if (!glsl_compiler_built()) {

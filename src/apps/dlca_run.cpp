@@ -336,10 +336,12 @@ int simulate(const Options& o) {
                            int(rng.below(uint64_t(std::max(1, width - o.damage_random + 1)))),
                            o.damage_random, o.damage_random);
     }
+    // A device queues its steps until the grid is read: the time waits for them to have run.
+    const bool frame = gif && ((s + 1) % o.gif_every == 0 || s + 1 == o.steps);
+    if (csv_file || frame || s + 1 == o.steps) grid->finish();
     step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (csv_file) log_step(s + 1);
-    if (gif && ((s + 1) % o.gif_every == 0 || s + 1 == o.steps))
-      gif->add_frame(draw_grid(*grid, o.rgb, zoom));
+    if (frame) gif->add_frame(draw_grid(*grid, o.rgb, zoom));
   }
 
   // All outputs are written before any replaces its file: a failure on one replaces none.

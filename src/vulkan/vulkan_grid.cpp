@@ -1,6 +1,6 @@
 // The Vulkan big-grid simulator (see dlca/vulkan/vulkan_grid.hpp): bit planes in one device buffer
-// holding the current and the next state, a step per submitted dispatch, counts reduced per
-// workgroup.
+// holding the current and the next state, a step per dispatch (steps submitted together until the
+// host reads the grid), counts reduced per workgroup.
 #include "dlca/vulkan/vulkan_grid.hpp"
 
 #include <algorithm>
@@ -146,27 +146,54 @@ struct VulkanGrid::Impl {
     return p;
   }
 
-  // Records `items` invocations of `pipeline` (split into dispatches within the device's limit),
-  // submits and waits.
-  void run(VkPipeline pipeline, GridPush push, uint64_t items) {
-    VkCommandBuffer cb = device.allocate_commands();
-    auto begin = vk::make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vk::check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    const VkDescriptorSet set = device.descriptor_set();
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, device.pipeline_layout(), 0, 1,
-                            &set, 0, nullptr);
+  // Steps and damage are recorded into one command buffer, a barrier between passes, and submitted
+  // together when the host next needs the grid (flush), or every kMaxPendingPasses passes: one
+  // submit-and-wait per step cost a GPU about as much as the step itself.
+  static constexpr int kMaxPendingPasses = 512;
+  VkCommandBuffer pending = VK_NULL_HANDLE;
+  int pending_passes = 0;
+
+  // Records `items` invocations of `pipeline`, split into dispatches within the device's limit.
+  void record(VkPipeline pipeline, GridPush push, uint64_t items) {
+    if (pending == VK_NULL_HANDLE) {
+      VkCommandBuffer cb = device.allocate_commands();
+      auto begin = vk::make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+      begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+      if (vkBeginCommandBuffer(cb, &begin) != VK_SUCCESS) {
+        vkFreeCommandBuffers(device.handle(), device.command_pool(), 1, &cb);
+        throw vk::VulkanError("vkBeginCommandBuffer failed");
+      }
+      pending = cb;
+      const VkDescriptorSet set = device.descriptor_set();
+      vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, device.pipeline_layout(), 0, 1,
+                              &set, 0, nullptr);
+    } else {  // the previous pass's writes before this pass's reads and writes
+      auto mb = vk::make<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+      mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+      mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+      vkCmdPipelineBarrier(pending, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    }
+    vkCmdBindPipeline(pending, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     const uint64_t groups = (items + kGroupSize - 1) / kGroupSize;
     const uint32_t limit = device.limits().maxComputeWorkGroupCount[0];
     for (uint64_t done = 0; done < groups; done += limit) {
       push.group_offset = uint32_t(done);
-      vkCmdPushConstants(cb, device.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push),
-                         &push);
-      vkCmdDispatch(cb, uint32_t(std::min<uint64_t>(limit, groups - done)), 1, 1);
+      vkCmdPushConstants(pending, device.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                         sizeof(push), &push);
+      vkCmdDispatch(pending, uint32_t(std::min<uint64_t>(limit, groups - done)), 1, 1);
     }
-    vk::check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    if (++pending_passes >= kMaxPendingPasses) flush();
+  }
+
+  // Submits the recorded passes and waits for them.
+  void flush() {
+    if (pending == VK_NULL_HANDLE) return;
+    VkCommandBuffer cb = pending;
+    pending = VK_NULL_HANDLE;
+    pending_passes = 0;
     try {
+      vk::check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
       device.submit_and_wait(cb);
     } catch (...) {
       vkFreeCommandBuffers(device.handle(), device.command_pool(), 1, &cb);
@@ -175,12 +202,23 @@ struct VulkanGrid::Impl {
     vkFreeCommandBuffers(device.handle(), device.command_pool(), 1, &cb);
   }
 
+  // Records a pass and runs everything recorded.
+  void run(VkPipeline pipeline, GridPush push, uint64_t items) {
+    record(pipeline, push, items);
+    flush();
+  }
+
+  ~Impl() {
+    if (pending != VK_NULL_HANDLE)  // recorded work nobody asked for: dropped
+      vkFreeCommandBuffers(device.handle(), device.command_pool(), 1, &pending);
+  }
+
   void step(uint32_t fire_threshold, uint64_t key) {
     GridPush p = base();
     p.fire_threshold = fire_threshold;
     p.key_lo = uint32_t(key);
     p.key_hi = uint32_t(key >> 32);
-    run(step_pipeline, p, uint64_t(height) * row_words);
+    record(step_pipeline, p, uint64_t(height) * row_words);
     current = p.out_offset;
   }
 
@@ -240,6 +278,7 @@ int VulkanGrid::width() const { return int(impl_->width); }
 
 void VulkanGrid::set_state_rows(int k, const CellRowSource& rows) {
   Impl& I = *impl_;
+  I.flush();
   I.upload_rows(I.channels, uint32_t(std::clamp(k, 0, int(I.channels))), rows, I.states, I.current);
 }
 
@@ -252,6 +291,7 @@ void VulkanGrid::step_async(double fire_rate, uint64_t key) {
 
 void VulkanGrid::step_masked(const uint8_t* fire_mask) {
   Impl& I = *impl_;
+  I.flush();  // the mask buffer is rewritten: the step that read it must have run
   I.upload_rows(
       1, 1,
       [&](int, int y, uint8_t* row) { std::copy_n(fire_mask + size_t(y) * I.width, I.width, row); },
@@ -270,13 +310,16 @@ void VulkanGrid::zero_rectangle(int y0, int x0, int rows, int columns) {
   p.y1 = uint32_t(y1);
   p.x0 = uint32_t(x0);
   p.x1 = uint32_t(x1);
-  I.run(I.zero_pipeline, p, uint64_t(I.channels) * uint32_t(y1 - y0) * I.row_words);
+  I.record(I.zero_pipeline, p, uint64_t(I.channels) * uint32_t(y1 - y0) * I.row_words);
 }
 
 uint64_t VulkanGrid::count(int channel) { return impl_->count(uint32_t(channel), false); }
 
+void VulkanGrid::finish() { impl_->flush(); }
+
 void VulkanGrid::set_target_rows(int k, const CellRowSource& rows) {
   Impl& I = *impl_;
+  I.flush();
   I.target_channels = uint32_t(std::clamp(k, 0, int(I.channels)));
   if (I.target_channels > 0) I.upload_rows(I.target_channels, I.target_channels, rows, I.target, 0);
 }
@@ -289,6 +332,7 @@ uint64_t VulkanGrid::error() {
 
 void VulkanGrid::read_state_rows(int k, const CellRowSink& rows) {
   Impl& I = *impl_;
+  I.flush();
   const uint32_t planes = uint32_t(std::clamp(k, 0, int(I.channels)));
   if (planes == 0) return;
   // The planes come back through the staging buffer (it holds a whole state) and are unpacked

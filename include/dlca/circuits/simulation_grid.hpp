@@ -40,6 +40,9 @@ class SimulationGrid {
   // Cells whose byte in fire_mask [H*W] is non-zero take their new state (evaluations' masks).
   virtual void step_masked(const uint8_t* fire_mask) = 0;
   virtual void zero_rectangle(int y0, int x0, int rows, int columns) = 0;
+  // Waits until the steps and damage asked for so far have run (a device queues them; reading the
+  // grid waits too). The CPU's grid runs each at once.
+  virtual void finish() {}
   virtual uint64_t count(int channel) = 0;
   virtual uint64_t error() = 0;  // cells differing from the targets, summed over their channels
 

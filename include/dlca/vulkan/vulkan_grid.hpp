@@ -1,8 +1,8 @@
 // The big-grid simulator on a Vulkan device: the state as bit planes in device memory (32 cells per
-// word), one compute dispatch per step, the same results as the CPU's BitGrid for the same circuit,
-// boundary, seed and damage. A step runs a shader generated for the circuit (its gates as
-// straight-line word operations, compiled at start-up with the glslang library), or the shader
-// that interprets any circuit's gate list (shaders/grid_step.comp).
+// word), one compute dispatch per step (queued until the grid is read), the same results as the
+// CPU's BitGrid for the same circuit, boundary, seed and damage. A step runs a shader generated for
+// the circuit (its gates as straight-line word operations, compiled at start-up with the glslang
+// library), or the shader that interprets any circuit's gate list (shaders/grid_step.comp).
 #pragma once
 
 #include <memory>
@@ -33,6 +33,7 @@ class VulkanGrid : public SimulationGrid {
   // An asynchronous step with a given fire mask ([H][W] bytes, non-zero = the cell updates).
   void step_masked(const uint8_t* fire_mask) override;
   void zero_rectangle(int y0, int x0, int rows, int columns) override;
+  void finish() override;
   uint64_t count(int channel) override;
   void set_target_rows(int k, const CellRowSource& rows) override;
   uint64_t error() override;
