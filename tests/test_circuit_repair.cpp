@@ -109,6 +109,26 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   std::vector<float> repaired = broken;
   apply_repair(one.changes, GateKind::kSoftmax, repaired);
   CHECK(hard_loss(problem, repaired) == 0);
+  // A budget ends the search at the same place at any thread count (rollouts counted as one at a
+  // time); too small a budget finds no fix.
+  for (const int64_t budget : {int64_t(1), int64_t(2), one.evaluations / 2}) {
+    CAPTURE(budget);
+    RepairSettings limited = settings;
+    limited.max_evaluations = budget;
+    limited.threads = 1;
+    const RepairReport a = search_repair(problem, GateKind::kSoftmax, broken, limited);
+    limited.threads = 2;
+    const RepairReport b = search_repair(problem, GateKind::kSoftmax, broken, limited);
+    CHECK(a.out_of_budget);
+    if (budget == 1) CHECK(a.changes.empty());  // only the start was scored
+    CHECK(a.hard_loss_after == b.hard_loss_after);
+    CHECK(a.changes.size() == b.changes.size());
+  }
+  RepairSettings roomy = settings;
+  roomy.max_evaluations = 1000000;
+  const RepairReport unlimited = search_repair(problem, GateKind::kSoftmax, broken, roomy);
+  CHECK_FALSE(unlimited.out_of_budget);
+  CHECK(unlimited.hard_loss_after == 0);
   // The search itself changes nothing, and a search that may not pass at all reports the start.
   RepairSettings no_pass;
   no_pass.max_passes = 0;

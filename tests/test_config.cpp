@@ -150,6 +150,13 @@ TEST_CASE("a recipe gives starts, stop_when_solved and repair unless the file se
   CHECK(c.starts == 1);
   CHECK(c.stop_when_solved == 0);
   CHECK_FALSE(c.repair);
+  // A file that names no recipe gets the default, robust, with its values.
+  j.erase("recipe");
+  c = config_from_json(j);
+  CHECK(c.recipe == Recipe::kRobust);
+  CHECK(c.starts == 4);
+  CHECK(c.stop_when_solved == 1);
+  CHECK(c.repair);
 }
 
 TEST_CASE("robust's schedule for targets grown from a fixed start, relative to the epochs") {

@@ -8,7 +8,7 @@
     final = m.run(start, steps=80)      # the hard circuit; start, final: uint8 arrays H x W x C
 
 Training options are keyword arguments with the command line's names (underscores for dashes):
-recipe=, gates=, starts=, stop_when_solved=, sharpen_to=, sharpen_start=, sharpen_end=, noise=,
+recipe= ("robust", the default, or "paper", the notebook's recipe bit for bit), gates=, starts=, stop_when_solved=, sharpen_to=, sharpen_start=, sharpen_end=, noise=,
 noise_start=, noise_end=, repair=, epochs=, seed=, lr=, adam_eps=, adam_beta1=, adam_beta2=,
 weight_decay=, random_streams=, threads=, backend=,
 device=, log=, save=, summary=, gif=, histogram=, checkpoint_every=, resume=, keep_activations=,

@@ -40,14 +40,14 @@ class TrainingTest(Scratch):
     def test_same_run_as_the_program(self):
         # The paper's checkerboard, seed 23: hard loss 0 first at epoch 244, as train_checkerboard.
         seen = []
-        model = dlca.train("checkerboard_sync", epochs=250, seed=23, threads=2,
+        model = dlca.train("checkerboard_sync", recipe="paper", epochs=250, seed=23, threads=2,
                            callback=lambda e, s, h, a: seen.append((e, h)) is None)
         hard = model.history["hard_loss"]
         self.assertEqual(len(hard), 250)
         self.assertEqual(int(np.argmax(hard == 0)), 244)
         self.assertEqual(seen[244], (244, 0.0))
-        program("train_checkerboard", "--epochs", 250, "--threads", 2, "--quiet", "--summary",
-                self.path("s.json"))
+        program("train_checkerboard", "--recipe", "paper", "--epochs", 250, "--threads", 2,
+                "--quiet", "--summary", self.path("s.json"))
         with open(self.path("s.json")) as f:
             cli = json.load(f)
         self.assertEqual(cli["first_zero_epoch"], 244)
@@ -157,7 +157,10 @@ class TrainingTest(Scratch):
         model = dlca.train(spec)
         self.assertEqual(model.config["epochs"], 3)
         self.assertEqual(model.task["kind"], "game_of_life")
-        self.assertEqual(model.probabilities.shape, model.logits.shape)
+        # robust, the default, trains Game of Life with input-wise gates: 4 angles, 16 op weights.
+        self.assertEqual(model.config["recipe"], "robust")
+        self.assertEqual(model.logits.shape[1], 4)
+        self.assertEqual(model.probabilities.shape, (model.logits.shape[0], 16))
         np.testing.assert_allclose(model.probabilities.sum(axis=1), 1, rtol=1e-5)
 
     def test_robust_keeps_keywords_at_the_notebooks_values(self):

@@ -116,10 +116,12 @@ struct TrainingCli {
              config.stop_when_solved = defaults.stop_when_solved;
              config.repair = defaults.repair;
            },
-           "paper: the notebook's recipe, bit for bit; robust: 4 starts, stop at the first "
+           "robust (the default): 4 starts, stop at the first "
            "epoch with hard loss 0 and keep those parameters, repair an unsolved circuit, "
            "input-wise gates for checkerboards and Game of Life, and for an image target noise "
-           "and sharpening over the second half of the epochs (README, \"Training recipes\")")
+           "and sharpening over the second half of the epochs; paper: the notebook's recipe, "
+           "bit for bit (README, \"Training recipes\")")
+        ->default_str(recipe_name(kDefaultRecipe))
         ->check(CLI::IsMember({"paper", "robust"}));
     app.add_option_function<std::string>(
            "--gates",
@@ -129,7 +131,7 @@ struct TrainingCli {
            },
            "how each gate is trained: softmax (the notebook's 16 logits, one per op) or "
            "inputwise (4 angles, one per input pattern: larger gradients at the pass-through "
-           "start; no --noise or --sharpen-to); default: inputwise with --recipe robust for "
+           "start; no --noise or --sharpen-to); default: inputwise with robust for "
            "checkerboards and Game of Life, else softmax (README, \"Training recipes\")")
         ->check(CLI::IsMember({"softmax", "inputwise"}));
     app.add_option("--starts", config.starts,

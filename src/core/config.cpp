@@ -49,14 +49,6 @@ GateKind parse_gate_kind(const std::string& name) {
   throw ConfigError(fmt::format("gates: must be \"softmax\" or \"inputwise\", got \"{}\"", name));
 }
 
-RecipeDefaults recipe_defaults(Recipe recipe) {
-  // robust: four candidates, stop at the first epoch whose hard loss is 0 (its parameters are the
-  // ones kept), and repair the circuit when no candidate solved. Measured in RESULTS.md ("Training
-  // recipes").
-  if (recipe == Recipe::kRobust) return {.starts = 4, .stop_when_solved = 1, .repair = true};
-  return {};
-}
-
 ExperimentConfig with_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_start) {
   if (c.recipe != Recipe::kRobust) return c;
   if (!grown_from_fixed_start) {
@@ -239,14 +231,16 @@ void validate(const ExperimentConfig& c) {
     validate_layer(fmt::format("update_layers[{}]", l), c.update_connections[l - 1],
                    c.update_layers[l - 1], c.update_layers[l], false);
 
-  if (const uint64_t bytes = checkpoint_bytes_estimate(c); bytes > kMaxModelFileBytes)
-    reject(uint64_t(c.epochs) * 40 * 2 > bytes / (c.starts > 1 ? uint64_t(c.starts) + 1 : 1)
-               ? "epochs"  // the history is most of it
-           : c.starts > 1 ? "starts"
-                          : "update_layers",
+  if (const uint64_t bytes = checkpoint_bytes_estimate(c); bytes > kMaxModelFileBytes) {
+    const uint64_t one_candidate = bytes / (c.starts > 1 ? uint64_t(c.starts) + 1 : 1);
+    reject(uint64_t(c.epochs) * 40 * 2 > one_candidate ? "epochs"  // the history is most of it
+           : c.starts > 1 && one_candidate <= kMaxModelFileBytes
+               ? "starts"  // one candidate alone would fit
+               : "update_layers",
            fmt::format("too large: a checkpoint would take about {:.1f} GB ({} candidate(s)), more "
                        "than dlca reads back ({:.1f} GB); use fewer gates, starts or epochs",
                        double(bytes) / 1e9, c.starts, double(kMaxModelFileBytes) / 1e9));
+  }
 
   if (c.random_streams == RandomStreams::kJax && c.seed > 0xFFFFFFFFull)
     reject("seed", fmt::format("must be below 2^32 with JAX random streams, got {}", c.seed));

@@ -1,5 +1,5 @@
 // Flushing denormal floats to zero on this thread while a scope runs (x86: the MXCSR bits FTZ and
-// DAZ; elsewhere nothing), as GPUs do. Gates near their pass-through start (op probabilities
+// DAZ; elsewhere nothing), as JAX's XLA does on CPUs and GPUs usually do. Gates near their pass-through start (op probabilities
 // ~4.5e-5) and sharpened passes drive products of coefficients and gradients below FLT_MIN, where
 // x86 arithmetic is many times slower: the paper checkerboard's first epochs took 10 times as long,
 // its 400-epoch training 2.6 times. Flushing changes values only below 1.2e-38 (measured: the

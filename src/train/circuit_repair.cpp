@@ -60,6 +60,7 @@ RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
   tbb::task_arena arena(arena_concurrency(settings.threads));
   const size_t chunk = size_t(std::max(1, arena.max_concurrency())) * 4;
   std::vector<double> losses(chunk);
+  int64_t consumed = 1;  // the start's score
   for (int pass = 0; pass < settings.max_passes && best > 0; ++pass) {
     bool improved = false;
     size_t next = 0;
@@ -68,7 +69,15 @@ RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
         report.stopped = true;
         break;
       }
-      const size_t count = std::min(chunk, candidates.size() - next);
+      // The budget counts the rollouts a one-at-a-time search would run (the start's, then one
+      // per candidate up to each change taken), so where it ends does not depend on the threads.
+      if (settings.max_evaluations > 0 && consumed >= settings.max_evaluations) {
+        report.out_of_budget = true;
+        break;
+      }
+      size_t count = std::min(chunk, candidates.size() - next);
+      if (settings.max_evaluations > 0)
+        count = std::min(count, size_t(settings.max_evaluations - consumed));
       arena.execute([&] {
         tbb::parallel_for(size_t(0), count, [&](size_t i) {
           const GateChange& c = candidates[next + i];
@@ -88,6 +97,7 @@ RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
           taken = i;
           break;
         }
+      consumed += int64_t(std::min(taken + 1, count));
       if (taken == count) {
         next += count;
         continue;
@@ -99,7 +109,7 @@ RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
       improved = true;
       next += taken + 1;  // the rest of the chunk is scored again against the changed circuit
     }
-    if (!improved || report.stopped) break;
+    if (!improved || report.stopped || report.out_of_budget) break;
   }
   report.hard_loss_after = best;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

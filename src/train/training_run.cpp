@@ -43,6 +43,7 @@ std::string format_seconds(double s) {
 nlohmann::json TrainingSummary::to_json() const {
   nlohmann::json j = {{"experiment", experiment},
                       {"backend", backend},
+                      {"recipe", recipe},
                       {"epochs", epochs},
                       {"final_soft_loss", final_soft_loss},
                       {"final_hard_loss", final_hard_loss},
@@ -188,8 +189,9 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
       break;
     }
     Trainer& candidate = *candidates[k];
-    const RepairReport report =
-        candidate.search_repair(RepairSettings{.threads = threads, .stop = stop});
+    const int64_t budget = repair_budget(candidate.model().config.epochs);
+    const RepairReport report = candidate.search_repair(
+        RepairSettings{.max_evaluations = budget, .threads = threads, .stop = stop});
     stopped = report.stopped;
     bool works = report.hard_loss_after == 0;
     if (works) {
@@ -207,7 +209,9 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
         works                         ? ": applied"
         : report.hard_loss_after == 0 ? ": not the whole task, not applied"
         : report.stopped              ? ": stopped, nothing changed"
-                                      : ": not solved, nothing changed"));
+        : report.out_of_budget
+            ? fmt::format(": not solved within its budget ({} rollouts), nothing changed", budget)
+            : ": not solved, nothing changed"));
     record = {{"start", k},
               {"hard_loss_before", report.hard_loss_before},
               {"hard_loss_after", report.hard_loss_after},
@@ -215,6 +219,7 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
               {"hard_rollouts", report.evaluations},
               {"batches", report.batches},
               {"seconds", report.seconds},
+              {"out_of_budget", report.out_of_budget},
               {"applied", works}};
     if (works) {
       candidate.apply_repair(report);
@@ -277,6 +282,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   TrainingSummary summary;
   summary.experiment = trainer().model().config.name;
   summary.backend = backend_name;
+  summary.recipe = recipe_name(candidates.front()->model().config.recipe);
   summary.resumed_from_epoch = trainer().epoch();
   summary.starts = int(starts);
   // The chosen candidate's epochs, with the measurement of an epoch taken back at a solved stop.
@@ -473,8 +479,8 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     throw FileError(e.what() + rescue_model(saved_text));
   }
 
-  out << fmt::format("{} on {}: {} epochs{}{} in {} ({:.2f} ms/epoch median)\n", summary.experiment,
-                     summary.backend, summary.epochs,
+  out << fmt::format("{} on {}, recipe {}: {} epochs{}{} in {} ({:.2f} ms/epoch median)\n",
+                     summary.experiment, summary.backend, summary.recipe, summary.epochs,
                      summary.resumed_from_epoch > 0
                          ? fmt::format(" (resumed at epoch {})", summary.resumed_from_epoch)
                          : "",

@@ -2,7 +2,7 @@
 # The paper's checkerboard (seed 23) first reaches hard loss 0 at epoch 244 and stays there: with
 # --stop-when-solved 10 it stops at epoch 253, the tenth with hard loss 0, and keeps the parameters
 # that epoch measured (253 updates), and says so.
-dlca_cli_test(recipe.stop_when_solved sh -c "${train} --epochs 500 --stop-when-solved 10 --quiet \
+dlca_cli_test(recipe.stop_when_solved sh -c "${train} --recipe paper --epochs 500 --stop-when-solved 10 --quiet \
   --summary s.json && grep -q '\"stopped_when_solved\": true' s.json && grep -q '\"epochs\": 253,' s.json \
   && echo summary checked")
 set_tests_properties(recipe.stop_when_solved PROPERTIES PASS_REGULAR_EXPRESSION
@@ -13,6 +13,12 @@ dlca_cli_test(recipe.stop_when_solved_negative ${expect} "^train_checkerboard: -
 dlca_cli_test(recipe.stop_when_solved_file sh -c "sed 's/\"seed\": 23/\"seed\": 23, \"stop_when_solved\": -2/' \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json > x.json && grep -q stop_when_solved x.json \
   && ${expect} 'x.json: stop_when_solved: must be a non-negative integer, got -2' $<TARGET_FILE:dlca_train_program> --config x.json")
+# No recipe given: robust, the default, says so in the help, the printed summary and its JSON.
+dlca_cli_test(recipe.default_is_robust sh -c "${train} --help | grep -q -- '--recipe TEXT:{paper,robust}=robust' \
+  && ${train} --epochs 2 --steps 2 --quiet --summary s.json && grep -q '\"recipe\": \"robust\",' s.json \
+  && grep -q '\"starts\": 4,' s.json && echo summary checked")
+set_tests_properties(recipe.default_is_robust PROPERTIES PASS_REGULAR_EXPRESSION
+  "^checkerboard_sync on cpu [^\n]*, recipe robust: 2 epochs in[^\n]*\n(.*\n)*summary checked\n$")
 # --recipe robust: 4 starts and a solved stop unless --starts / --stop-when-solved say otherwise, in
 # either order; the summary names the start it kept.
 dlca_cli_test(recipe.robust sh -c "${train} --recipe robust --epochs 3 --quiet --summary s.json \
@@ -36,16 +42,16 @@ dlca_cli_test(recipe.file_zero_starts sh -c "sed 's/\"seed\": 23/\"seed\": 23, \
 # A multi-start checkpoint resumed without its recipe: refused, naming what differs.
 dlca_cli_test(recipe.resume_needs_recipe sh -c "${train} --recipe robust --epochs 2 --quiet --save m.json \
   && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\". the checkpoint.s starts is 4 but this run.s is 1. the checkpoint.s gates is \"inputwise\" but this run.s is \"softmax\" \\(give the options' \
-  ${train} --resume m.json --epochs 4")
+  ${train} --recipe paper --resume m.json --epochs 4")
 # An unsolved multi-start checkpoint resumed without --starts is refused, even when the chosen
 # candidate has the run's own seed (it continued that candidate alone, dropping the others).
-dlca_cli_test(recipe.resume_needs_starts sh -c "${train} --starts 3 --epochs 3 --steps 2 --quiet --save m.json \
+dlca_cli_test(recipe.resume_needs_starts sh -c "${train} --recipe paper --starts 3 --epochs 3 --steps 2 --quiet --save m.json \
   && ${expect} --status 2 'the checkpoint.s starts is 3 but this run.s is 1' \
-  ${train} --resume m.json --epochs 4 --steps 2")
+  ${train} --recipe paper --resume m.json --epochs 4 --steps 2")
 # A run stopped when solved: resuming its checkpoint only for its outputs reports the epoch that
 # solved it (the checkpoint keeps that measurement).
-dlca_cli_test(recipe.stopped_checkpoint_remembers_its_zero sh -c "${train} --epochs 300 --stop-when-solved 1 \
-  --quiet --save m.json && ${train} --epochs 244 --resume m.json --summary s.json \
+dlca_cli_test(recipe.stopped_checkpoint_remembers_its_zero sh -c "${train} --recipe paper --epochs 300 --stop-when-solved 1 \
+  --quiet --save m.json && ${train} --recipe paper --epochs 244 --resume m.json --summary s.json \
   && grep -q '\"first_zero_epoch\": 244' s.json && echo summary checked")
 set_tests_properties(recipe.stopped_checkpoint_remembers_its_zero PROPERTIES PASS_REGULAR_EXPRESSION
   "final soft loss [^\n]*, hard loss 0\nhard loss first reached 0 at epoch 244\n(.*\n)*summary checked\n$")
@@ -104,9 +110,9 @@ dlca_cli_test(recipe.sharpen_end_before_start ${expect}
 # --repair: the paper's checkerboard (seed 23) after 236 epochs fails (44 wrong bits on its batch, 915 on
 # the 16 batches the repair scores); one gate change makes it work on all of them (training alone
 # first reaches 0 at epoch 244). The saved model scores 0.
-dlca_cli_test(recipe.repair sh -c "${train} --epochs 236 --repair --quiet --summary s.json --save m.json \
+dlca_cli_test(recipe.repair sh -c "${train} --recipe paper --epochs 236 --repair --quiet --summary s.json --save m.json \
   && grep -q '\"applied\": true' s.json && grep -q '\"first_zero_epoch\": 236' s.json \
-  && ${train} --resume m.json --epochs 237 --repair --print-every 1")
+  && ${train} --recipe paper --resume m.json --epochs 237 --repair --print-every 1")
 set_tests_properties(recipe.repair PROPERTIES PASS_REGULAR_EXPRESSION
   "final soft loss [^\n]*, hard loss 0\nrepair: hard loss 915 -> 0 over 16 batches, 1 gate change \\([0-9]+ hard rollouts, [^)]*\\): applied\nhard loss first reached 0 at epoch 236\n.*epoch +237/237 +soft +[0-9.]+ +hard +0 ")
 # A robust image run resumed to more epochs keeps the schedule it was started with (it was refused:

@@ -6,7 +6,7 @@ string(REPLACE ";" " " re_xor "${re_xor}")
 # circuits beyond its bound now, and says so.
 dlca_cli_test(hostile.run_engine.auto_interprets_huge_circuits sh -c "${re_xor} config \
   ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json wide.json && \
-  $<TARGET_FILE:dlca_train_program> --config ./wide.json --epochs 1 --threads 1 --quiet --save m.json > /dev/null && \
+  $<TARGET_FILE:dlca_train_program> --config ./wide.json --recipe paper --epochs 1 --threads 1 --quiet --save m.json > /dev/null && \
   ${re_xor} logits m.json x.json && $<TARGET_FILE:dlca_run> --model x.json --size 8 --steps 1 && \
   echo run ok")
 set_tests_properties(hostile.run_engine.auto_interprets_huge_circuits PROPERTIES TIMEOUT 120

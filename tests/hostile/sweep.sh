@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # dlca_sweep checked from the outside (tests/hostile/sweep.cmake runs one CASE per test, in an empty
 # directory of its own). Usage: sweep.sh CASE DLCA_SWEEP [MPIEXEC]. Every case runs the same tiny
-# sweep (checkerboard, 2 steps, 4 seeds x 2 learning rates) and compares tables with wall_seconds
+# sweep (checkerboard, the paper's recipe, 2 steps, 4 seeds x 2 learning rates) and compares tables with wall_seconds
 # (runs.csv column 8, summary.md's last column) left out: everything else depends only on seed and
 # options.
 set -u
 case_name=$1
 sweep=$2
 mpiexec=${3:-}
-args=(--config checkerboard_sync --seeds 1-4 --set steps=2 --set lr=0.05,0.1)
+args=(--config checkerboard_sync --recipe paper --seeds 1-4 --set steps=2 --set lr=0.05,0.1)
 fail() {
   echo "FAIL: $*"
   exit 1

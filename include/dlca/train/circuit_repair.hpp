@@ -3,6 +3,8 @@
 // whenever the hard loss falls, until it is 0 or no single change helps.
 #pragma once
 
+#include <algorithm>
+
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -23,6 +25,9 @@ struct RepairSettings {
   // their summed hard loss, so a circuit fixed for one draw of random starts or fire masks alone
   // is not taken for a working one.
   int batches = 16;
+  // Hard rollouts (each scoring every batch) the search may run, at most: 0, no limit. A circuit
+  // far from working has many uncertain gates and would take minutes to search in vain.
+  int64_t max_evaluations = 0;
   int threads = 0;             // 0: all cores
   std::function<bool()> stop;  // asked between chunks; true ends the search (Ctrl-C)
 };
@@ -40,8 +45,13 @@ struct RepairReport {
   int64_t evaluations = 0;          // hard rollouts run
   int candidates = 0;               // (gate, op) alternatives considered per pass
   double seconds = 0;
-  bool stopped = false;  // ended by RepairSettings::stop
+  bool stopped = false;        // ended by RepairSettings::stop
+  bool out_of_budget = false;  // ended at RepairSettings::max_evaluations
 };
+
+// The hard rollouts a training run's repair may spend on one candidate: twice the run's epochs, at
+// least 1000 (the repairs that worked in RESULTS.md took 89 and 1547 for 236- and 800-epoch runs).
+inline int64_t repair_budget(int64_t epochs) { return std::max<int64_t>(1000, 2 * epochs); }
 
 // One batch of the hard rollouts the repair scores circuits with: synchronous when masks is null.
 struct RepairBatch {

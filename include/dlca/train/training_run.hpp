@@ -56,6 +56,7 @@ struct TrainingRunOptions {
 struct TrainingSummary {
   std::string experiment;
   std::string backend;
+  std::string recipe;  // the recipe's name (config.hpp, Recipe)
   int64_t epochs = 0;
   double final_soft_loss = 0, final_hard_loss = 0;
   std::optional<int64_t> first_zero_epoch;  // first epoch whose hard loss was 0
