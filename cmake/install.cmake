@@ -8,6 +8,7 @@ install(TARGETS dlca ${DLCA_LAYER_TARGETS} EXPORT dlcaTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/dlca DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${DLCA_DATA_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/dlca)
+install(FILES ${DLCA_PICTURE_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/dlca/pictures)
 if(DLCA_BUILD_APPS)
   install(TARGETS dlca_program train_checkerboard train_gol train_image dlca_train_program dlca_eval dlca_sweep dlca_run
     dlca_export dlca_devices compare_backends RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -31,4 +32,5 @@ if(DLCA_HAVE_PYTHON)
   install(TARGETS _dlca LIBRARY DESTINATION ${DLCA_PYTHON_INSTALL_DIR})
   install(FILES ${PROJECT_SOURCE_DIR}/python/dlca/__init__.py DESTINATION ${DLCA_PYTHON_INSTALL_DIR})
   install(FILES ${DLCA_DATA_FILES} DESTINATION ${DLCA_PYTHON_INSTALL_DIR}/targets)
+  install(FILES ${DLCA_PICTURE_FILES} DESTINATION ${DLCA_PYTHON_INSTALL_DIR}/targets/pictures)
 endif()

@@ -32,6 +32,7 @@
 #include "dlca/io/output_paths.hpp"
 #include "dlca/train/experiment_file.hpp"
 #include "dlca/train/model_file.hpp"
+#include "dlca/train/picture_experiment.hpp"
 #include "dlca/train/trainer.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
@@ -448,6 +449,17 @@ PYBIND11_MODULE(_dlca, m) {
         return experiment_from_json(json_argument(text, "experiment"), dir, "experiment");
       },
       py::arg("text"), py::arg("dir"));
+  m.def(
+      "picture_experiment",
+      [](const std::string& path, std::optional<int> size, std::optional<std::string> colours) {
+        PictureRequest request;
+        request.path = path;
+        request.size = size;
+        if (colours) request.colours = parse_picture_colours(*colours);
+        PictureExperiment chosen = picture_experiment(request);
+        return py::make_tuple(chosen.experiment, chosen.description);
+      },
+      py::arg("path"), py::arg("size"), py::arg("colours"));
   m.def("experiment_names", py::overload_cast<>(&experiment_names));
   m.def("data_dir", [] { return data_dir().string(); });
 

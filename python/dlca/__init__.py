@@ -7,6 +7,10 @@
     model.save("cb.json"); m = dlca.load("cb.json")
     final = m.run(start, steps=80)      # the hard circuit; start, final: uint8 arrays H x W x C
 
+Your own picture: dlca.train("image", target="heart.png") chooses the grid (the picture's size, at
+most 32; size=), one channel or three (colours=) and the colored G's architecture, as
+`dlca train image --target` does.
+
 Training options are keyword arguments with the command line's names (underscores for dashes):
 recipe= ("robust", the default, or "paper", the notebook's recipe bit for bit), gates=, starts=, stop_when_solved=, sharpen_to=, sharpen_start=, sharpen_end=, noise=,
 noise_start=, noise_end=, repair=, epochs=, seed=, lr=, adam_eps=, adam_beta1=, adam_beta2=,
@@ -209,6 +213,8 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
     for key in ("tile_cells", "keep_activations"):  # CPU backend options, as the programs say
         if key in options and options.get("backend") == "vulkan":
             raise ValueError("%s: a CPU backend option, with no effect with backend='vulkan'" % key)
+    if isinstance(source, str) and source == "image":  # the user's picture: choices made from it
+        source = _picture_experiment(config_options, verbose)
     exp = _configured(experiment(source), config_options)
 
     def each_epoch(epoch, soft_loss, hard_loss, active_gates):
@@ -221,6 +227,27 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
     if verbose:
         print(model.summary["report"], end="", flush=True)
     return model
+
+
+def _picture_experiment(options, verbose):
+    """train("image", target=PICTURE, size=N, colours="mono"|"8colour"): the experiment dlca
+    chooses for the picture (grid size, colours, the colored G's architecture), as `dlca train
+    image --target` does; target=, size= and colours= are taken out of the options."""
+    if "target" not in options:
+        raise ValueError("target: train('image', ...) grows a picture: give target='picture.png'")
+    target = _path("target", options.pop("target"))
+    size = options.pop("size", None)
+    if size is not None and (isinstance(size, (bool, _np.bool_))
+                             or not isinstance(size, (int, _np.integer))):
+        raise TypeError("size: must be an integer, got %r" % (size,))
+    colours = options.pop("colours", None)
+    if colours is not None and colours not in ("mono", "8colour"):
+        raise ValueError("colours: must be 'mono' or '8colour', got %r" % (colours,))
+    exp, description = _dlca.picture_experiment(target, None if size is None else int(size),
+                                                colours)
+    if verbose:
+        print(description, flush=True)
+    return exp
 
 
 def _path(name, value):

@@ -163,6 +163,24 @@ class TrainingTest(Scratch):
         self.assertEqual(model.probabilities.shape, (model.logits.shape[0], 16))
         np.testing.assert_allclose(model.probabilities.sum(axis=1), 1, rtol=1e-5)
 
+    def test_own_picture(self):
+        # train("image", target=...): the picture chooses the grid and the colours, as the program.
+        heart = os.path.join(dlca.data_dir(), "pictures", "heart.png")
+        short = dict(epochs=1, starts=1, repair=False, threads=1)
+        model = dlca.train("image", target=heart, **short)
+        self.assertEqual((model.config["height"], model.config["width"]), (24, 24))
+        self.assertEqual(model.config["loss_channels"], [0])
+        self.assertEqual(model.task["kind"], "image")
+        model = dlca.train("image", target=heart, size=16, colours="8colour", **short)
+        self.assertEqual(model.config["height"], 16)
+        self.assertEqual(model.config["loss_channels"], [0, 1, 2])
+        with self.assertRaisesRegex(ValueError, "^target: "):
+            dlca.train("image", **short)
+        with self.assertRaisesRegex(ValueError, "^colours: "):
+            dlca.train("image", target=heart, colours="rgb", **short)
+        with self.assertRaisesRegex(OSError, "missing.png"):
+            dlca.train("image", target=self.path("missing.png"), **short)
+
     def test_robust_keeps_keywords_at_the_notebooks_values(self):
         short = dict(recipe="robust", starts=1, repair=False, epochs=2, steps=2, threads=1)
         filled = dlca.train("lizard", **short).config  # robust's epsilon, noise and sharpening

@@ -7,6 +7,7 @@
 #include "dlca/io/cell_pictures.hpp"
 #include "dlca/io/data_dir.hpp"
 #include "dlca/train/image_task.hpp"
+#include "dlca/train/picture_experiment.hpp"
 #include "tools.hpp"
 #include "training_cli.hpp"
 
@@ -31,6 +32,17 @@ std::pair<int, int> channel_range(const dlca::ExperimentConfig& preset) {
   return {low, high};
 }
 
+// The value of option `name` on the command line ("--name VALUE" or "--name=VALUE"), read before
+// the parse: the picture given decides the defaults the other options start from.
+std::optional<std::string> given_value(int argc, char** argv, const std::string& name) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == name && i + 1 < argc) return std::string(argv[i + 1]);
+    if (arg.rfind(name + "=", 0) == 0) return arg.substr(name.size() + 1);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int dlca::apps::train_image(int argc, char** argv, const char* program) {
@@ -51,11 +63,39 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
     size = cli.config.height;
   };
   use_preset(preset);
+  // --target without --preset: the picture chooses the size, the colours and the architecture
+  // (picture_experiment.hpp); options given still override each choice.
+  std::optional<dlca::PictureExperiment> chosen;
+  if (const auto target = given_value(argc, argv, "--target");
+      target && !given_value(argc, argv, "--preset") && !given_value(argc, argv, "--help") &&
+      !given_value(argc, argv, "-h")) {
+    dlca::PictureRequest request;
+    request.path = *target;
+    try {
+      if (const auto s = given_value(argc, argv, "--size")) request.size = std::stoi(*s);
+      if (const auto c = given_value(argc, argv, "--colours"))
+        request.colours = dlca::parse_picture_colours(*c);
+    } catch (const std::exception&) {  // a bad value: the parse below says what is wrong
+    }
+    try {
+      chosen = dlca::picture_experiment(request);
+    } catch (const std::exception&) {  // an unreadable picture: reported when it is read below
+    }
+    if (chosen) {
+      use_preset("colored_g");
+      cli.use_preset(chosen->experiment.config);
+      colours = chosen->experiment.task.colours;
+      size = chosen->experiment.config.height;
+    }
+  }
   const auto lizard_channels = channel_range(dlca::lizard_config());
   const auto colored_g_channels = channel_range(dlca::colored_g_config());
   CLI::App app{
       "Train a Differentiable Logic CA to grow an image (Miotti et al. 2025: lizard, colored G).\n"
-      "Defaults reproduce the paper's configurations."};
+      "Defaults reproduce the paper's configurations. Your own picture: --target PICTURE.png\n"
+      "alone chooses from the picture: the grid (its size, at most 32; --size), one channel or\n"
+      "three (8colour when it has two or more colours besides black; --colours), and the\n"
+      "colored G's architecture, grown from an empty grid with a zero boundary; it says which."};
   // Added first, so that the preset is in place before the other options apply their values.
   app.add_option_function<std::string>(
          "--preset",
@@ -133,6 +173,7 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
     const dlca::PictureColours picture = dlca::parse_picture_colours(colours);
     const auto masks = dlca::read_cell_planes(target_path, size, size, picture, threshold);
     const bool seeded = seed_cell == "center";
+    if (chosen && !cli.run.quiet) std::printf("%s\n", chosen->description.c_str());
     return cli.train(program, [&](const dlca::ExperimentConfig& c) {
       return dlca::ImageTask(c, masks, planes, seeded,
                              dlca::picture_source(target_path, picture, threshold));

@@ -1,0 +1,40 @@
+// Your own picture as an experiment (`dlca train image --target PICTURE.png`, Python
+// dlca.train("image", target=...)): the grid size, the colours and the architecture chosen from
+// the picture itself, so that one command trains a circuit that grows it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "dlca/io/cell_pictures.hpp"
+#include "dlca/train/experiment_file.hpp"
+
+namespace dlca {
+
+// The largest grid side chosen by itself: larger pictures are area-resized to it (a 32x32 grid
+// trains about 4 times as long per epoch as the colored G's 16x16).
+inline constexpr int kLargestChosenPictureSide = 32;
+
+// What the user gave; the rest is chosen.
+struct PictureRequest {
+  std::string path;                       // the PNG
+  std::optional<int> size;                // grid side; default: the picture's, at most 32
+  std::optional<PictureColours> colours;  // default: 8colour when the picture has two or more of
+                                          // the 8 colours, else mono
+};
+
+struct PictureExperiment {
+  ExperimentFile experiment;
+  int picture_width = 0, picture_height = 0;  // as read
+  int colours_seen = 0;     // distinct non-black 8-colour cells at the grid's size
+  std::string description;  // one line saying what was chosen and why, for the programs to print
+};
+
+// The colored G's architecture and schedule (64 channels, grown from an empty grid with a zero
+// boundary: the configuration robust solves reliably; RESULTS.md), on a grid of the chosen size,
+// with enough steps for the boundary's signal to reach the centre (15, or size / 2 + 7), and loss
+// channels 0 (mono) or 0-2 (8colour). Throws FileError for a picture that cannot be read and
+// ConfigError for an impossible size.
+PictureExperiment picture_experiment(const PictureRequest& request);
+
+}  // namespace dlca

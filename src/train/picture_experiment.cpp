@@ -1,0 +1,62 @@
+// Choosing an experiment for a user's picture (see picture_experiment.hpp).
+#include "dlca/train/picture_experiment.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "dlca/train/image_task.hpp"
+
+namespace dlca {
+
+PictureExperiment picture_experiment(const PictureRequest& request) {
+  PictureExperiment out;
+  Image image = load_png(request.path);
+  out.picture_width = image.width;
+  out.picture_height = image.height;
+  const int size = request.size.value_or(
+      std::min(std::max(image.width, image.height), kLargestChosenPictureSide));
+  if (size < 3 || size > 1024)
+    throw ConfigError(fmt::format("size: must be from 3 to 1024, got {}", size));
+  if (image.width != size || image.height != size) image = resize_area(image, size, size);
+
+  // The 8-colour code of every cell: two or more colours besides black ask for three channels.
+  const std::vector<uint8_t> planes = cell_planes(image, PictureColours::k8Colour, 0);
+  const size_t cells = size_t(size) * size;
+  std::set<int> codes;
+  for (size_t i = 0; i < cells; ++i) {
+    const int code = planes[i] | planes[cells + i] << 1 | planes[2 * cells + i] << 2;
+    if (code != 0) codes.insert(code);
+  }
+  out.colours_seen = int(codes.size());
+  const PictureColours colours = request.colours.value_or(
+      codes.size() >= 2 ? PictureColours::k8Colour : PictureColours::kMono);
+
+  ExperimentConfig& c = out.experiment.config;
+  c = colored_g_config();
+  c.name = "image:" + request.path.substr(request.path.find_last_of('/') + 1);
+  c.height = c.width = size;
+  c.steps = std::max(c.steps, size / 2 + 7);
+  c.loss_channels =
+      colours == PictureColours::kMono ? std::vector<int>{0} : std::vector<int>{0, 1, 2};
+  validate(c);
+  TaskSpec& task = out.experiment.task;
+  task.kind = "image";
+  task.image = request.path;
+  task.colours = picture_colours_name(colours);
+  task.seed_cell = false;
+
+  const bool resized = size != out.picture_width || size != out.picture_height;
+  out.description = fmt::format(
+      "picture {}x{}{}: {} ({} colour{} besides black{}), grown on a {}x{} grid from an empty "
+      "grid with a zero boundary in {} steps (the colored G's architecture)",
+      out.picture_width, out.picture_height,
+      resized ? fmt::format(", area-resized to {}x{}", size, size) : std::string(),
+      colours == PictureColours::kMono ? "one channel (mono)" : "three channels (8colour)",
+      out.colours_seen, out.colours_seen == 1 ? "" : "s", request.colours ? ", as asked" : "", size,
+      size, c.steps);
+  return out;
+}
+
+}  // namespace dlca

@@ -1,0 +1,19 @@
+# Your own picture in one command (dlca train image --target): the picture chooses the grid, the
+# colours and the architecture and the program says which; options given override each choice;
+# an unreadable picture is one line and exit 1.
+set(op_pictures ${PROJECT_SOURCE_DIR}/targets/pictures)
+set(op_train $<TARGET_FILE:dlca_program> train image --epochs 2 --starts 1 --no-repair --threads 1)
+string(REPLACE ";" " " op_train_sh "${op_train}")  # inside sh -c, a list's ; would end the command
+dlca_cli_test(own_picture.one_colour sh -c "${op_train_sh} --target ${op_pictures}/heart.png \
+  --summary s.json && grep -q '\"recipe\": \"robust\",' s.json && echo summary checked")
+set_tests_properties(own_picture.one_colour PROPERTIES PASS_REGULAR_EXPRESSION
+  "^picture 24x24: one channel \\(mono\\) \\(1 colour besides black\\), grown on a 24x24 grid from an empty grid with a zero boundary in 19 steps \\(the colored G's architecture\\)\n(.*\n)*image:heart.png on cpu[^\n]*recipe robust: 2 epochs(.*\n)*summary checked\n$")
+dlca_cli_test(own_picture.three_colours ${op_train} --target ${op_pictures}/flag.png --save m.json)
+set_tests_properties(own_picture.three_colours PROPERTIES PASS_REGULAR_EXPRESSION
+  "^picture 32x32: three channels \\(8colour\\) \\(3 colours besides black\\), grown on a 32x32 grid [^\n]* in 23 steps")
+dlca_cli_test(own_picture.choices_overridden ${op_train} --target ${op_pictures}/flag.png
+  --colours mono --size 16)
+set_tests_properties(own_picture.choices_overridden PROPERTIES PASS_REGULAR_EXPRESSION
+  "^picture 32x32, area-resized to 16x16: one channel \\(mono\\) \\(3 colours besides black, as asked\\), grown on a 16x16 grid [^\n]* in 15 steps")
+dlca_cli_test(own_picture.missing ${expect} --status 1 "^dlca train image: missing.png: cannot open"
+  ${op_train} --target missing.png)
