@@ -460,6 +460,7 @@ PYBIND11_MODULE(_dlca, m) {
         return py::make_tuple(chosen.experiment, chosen.description);
       },
       py::arg("path"), py::arg("size"), py::arg("colours"));
+  m.attr("__version__") = DLCA_VERSION;
   m.def("experiment_names", py::overload_cast<>(&experiment_names));
   m.def("data_dir", [] { return data_dir().string(); });
 
@@ -480,6 +481,19 @@ PYBIND11_MODULE(_dlca, m) {
       .def_readwrite("tile_cells", &RunOptions::tile_cells);
 
   py::class_<PyModel>(m, "Model")
+      .def("__repr__",
+           [](const PyModel& p) {
+             const ExperimentConfig& c = p.model.config;
+             std::string losses;
+             if (!p.history.empty())
+               losses = fmt::format(", soft loss {:.4g}, hard loss {:g}",
+                                    p.history.back().soft_loss, p.history.back().hard_loss);
+             return fmt::format(
+                 "<dlca.Model {}: {}x{}, {} epochs{}, {} active gates ({} pruned), {} "
+                 "gates, recipe {}>",
+                 c.name, c.height, c.width, p.history.size(), losses, active_gate_count(p.model),
+                 prune(p.model).gates.size(), gate_kind_name(c.gates), recipe_name(c.recipe));
+           })
       .def_property_readonly("history", [](const PyModel& p) { return history_arrays(p.history); })
       .def_property_readonly("summary",
                              [](const PyModel& p) -> py::object {

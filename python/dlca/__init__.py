@@ -34,11 +34,12 @@ import numpy as _np
 from ._dlca import ConfigError, FileError, Model, TrainingDiverged
 from . import _dlca
 
-__all__ = ["train", "load", "experiment", "experiment_names", "data_dir", "read_cells", "Model",
+__all__ = ["__version__", "train", "load", "experiment", "experiment_names", "data_dir", "read_cells", "Model",
            "Experiment", "ConfigError", "FileError", "TrainingDiverged", "TrainingInterrupted",
            "RUN_OPTIONS"]
 
 Experiment = _dlca.Experiment
+__version__ = _dlca.__version__  # the dlca project's version (CMakeLists.txt)
 
 
 class TrainingInterrupted(KeyboardInterrupt):

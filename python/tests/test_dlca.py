@@ -163,6 +163,13 @@ class TrainingTest(Scratch):
         self.assertEqual(model.probabilities.shape, (model.logits.shape[0], 16))
         np.testing.assert_allclose(model.probabilities.sum(axis=1), 1, rtol=1e-5)
 
+    def test_version_and_repr(self):
+        self.assertRegex(dlca.__version__, r"^[0-9]+\.[0-9]+\.[0-9]+$")
+        model = dlca.train("checkerboard_sync", recipe="paper", epochs=2, steps=2, threads=1)
+        self.assertRegex(repr(model), r"^<dlca\.Model checkerboard_sync: 16x16, 2 epochs, soft loss "
+                         r"[0-9.]+, hard loss [0-9]+, [0-9]+ active gates \([0-9]+ pruned\), "
+                         r"softmax gates, recipe paper>$")
+
     def test_own_picture(self):
         # train("image", target=...): the picture chooses the grid and the colours, as the program.
         heart = os.path.join(dlca.data_dir(), "pictures", "heart.png")
