@@ -1,5 +1,6 @@
 // Command-line options shared by every training program (train_checkerboard, train_gol, ...), and
-// the code that turns them into a run on the CPU backend. Only the programs' main files include it.
+// the code that turns them into a run on the chosen backend (CPU or a Vulkan device). Only the
+// programs' main files include it.
 #pragma once
 
 #include <cstdio>

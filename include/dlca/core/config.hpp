@@ -156,8 +156,6 @@ struct ExperimentConfig {
 
   // Bits each perception kernel emits per channel (the last perception layer's width).
   int perception_outputs() const { return perception_layers.back(); }
-  int perception_gate_layers() const { return int(perception_layers.size()) - 1; }
-  int update_gate_layers() const { return int(update_layers.size()) - 1; }
   int cells() const { return height * width; }
 };
 
