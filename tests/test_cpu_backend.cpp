@@ -44,6 +44,30 @@ TEST_CASE("CPU backend matches the reference with input-wise gates") {
                              {.threads = threads, .checkpointing = threads == 1, .tile_cells = 16});
 }
 
+TEST_CASE("CPU backend matches the reference with a loss over the last steps") {
+  for (BackendCase c : cases()) {
+    c.config.loss_steps = c.config.steps;  // every state after the start
+    for (int threads : {1, 2})
+      compare_with_reference(c,
+                             {.threads = threads, .checkpointing = threads == 1, .tile_cells = 16});
+    c.config.loss_steps = 2;
+    c.config.gates = GateKind::kInputWise;
+    compare_with_reference(c, {.threads = 2, .checkpointing = true, .tile_cells = 16});
+    // Without the gradient the loss still counts every state compared (a separate path).
+    Model m = make_model(c.config);
+    testing::randomize_logits(m, 5);
+    const auto init = testing::random_states(c.config, 6, c.binary_init);
+    const auto masks = testing::masks_for(c.config, 7);
+    const Target target = checkerboard_target(c.config.channels, c.config.height, c.config.width);
+    const RolloutBatch batch{c.config.batch, init.data(), masks.empty() ? nullptr : masks.data()};
+    CpuBackend backend({.threads = 2});
+    RolloutRequest with, without;
+    without.gradient = false;
+    CHECK(backend.rollout(m, target, batch, without).soft_loss ==
+          doctest::Approx(backend.rollout(m, target, batch, with).soft_loss).epsilon(1e-6));
+  }
+}
+
 TEST_CASE("CPU backend matches the reference under forward-only sharpening and logit noise") {
   for (const BackendCase& c : cases()) {
     CpuBackend backend({.threads = 2, .checkpointing = true, .tile_cells = 16});

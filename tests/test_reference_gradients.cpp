@@ -58,6 +58,16 @@ TEST_CASE("reference gradients: four asynchronous steps, zero boundary") {
   check_against_finite_differences(testing::small_config(2, 2, 2, 4, 4, 4, 1, false, true), 80);
 }
 
+TEST_CASE("reference gradients: a loss over the last steps (grow and stay)") {
+  ExperimentConfig sync = testing::small_config(2, 2, 2, 4, 5, 4, 2, true, false);
+  sync.loss_steps = 3;  // states 2, 3 and 4
+  check_against_finite_differences(sync, 80);
+  ExperimentConfig async = testing::small_config(2, 2, 2, 4, 4, 4, 1, false, true);
+  async.loss_steps = 4;  // every state after the start
+  async.gates = GateKind::kInputWise;
+  check_against_finite_differences(async, 80);
+}
+
 TEST_CASE("reference gradients: input-wise gates, synchronous on a torus and asynchronous") {
   ExperimentConfig torus = testing::small_config(2, 3, 1, 3, 4, 3, 1, true, false);
   torus.gates = GateKind::kInputWise;

@@ -174,6 +174,12 @@ struct TrainingCli {
                    "epoch from which --noise applies");
     schedule_epoch("--noise-end", &ExperimentConfig::noise_end,
                    "epoch from which --noise stops (0 = it never stops)");
+    app.add_option("--loss-steps", config.loss_steps,
+                   "grow and stay: compare the last N states with the target, not only the last "
+                   "(with --steps T+N-1 the picture grown by step T must stay until T+N-1); CPU "
+                   "backend")
+        ->capture_default_str()
+        ->transform(positive_integer());
     app.add_flag("--repair,!--no-repair", config.repair,
                  "when training ends with hard loss above 0, try each uncertain gate's other "
                  "likely ops one at a time, keeping changes that lower it; the circuit is kept "

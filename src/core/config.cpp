@@ -245,6 +245,9 @@ void validate(const ExperimentConfig& c) {
   if (c.random_streams == RandomStreams::kJax && c.seed > 0xFFFFFFFFull)
     reject("seed", fmt::format("must be below 2^32 with JAX random streams, got {}", c.seed));
   if (c.loss_channels.empty()) reject("loss_channels", "must name at least one channel");
+  if (c.loss_steps < 1 || c.loss_steps > c.steps)
+    reject("loss_steps",
+           fmt::format("must be from 1 to steps ({}), got {}", c.steps, c.loss_steps));
   std::set<int> seen;
   for (int ch : c.loss_channels) {
     if (ch < 0 || ch >= c.channels)

@@ -95,6 +95,7 @@ const std::vector<const char*>& config_keys() {
                                                 "async",
                                                 "fire_rate",
                                                 "loss_channels",
+                                                "loss_steps",
                                                 "seed",
                                                 "random_streams",
                                                 "stop_when_solved",
@@ -112,7 +113,7 @@ const std::vector<const char*>& config_keys() {
 }
 
 nlohmann::json config_to_json(const ExperimentConfig& c) {
-  return {
+  nlohmann::json j = {
       {"name", c.name},
       {"channels", c.channels},
       {"kernels", c.kernels},
@@ -148,6 +149,8 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"repair", c.repair},
       {"gates", gate_kind_name(c.gates)},
   };
+  if (c.loss_steps != 1) j["loss_steps"] = c.loss_steps;  // absent: 1 (files before the key)
+  return j;
 }
 
 namespace {
@@ -187,6 +190,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read(json, "async", c.async);
   read_float(json, "fire_rate", c.fire_rate, 0, 1);
   read_integers(json, "loss_channels", c.loss_channels, 0);
+  read_integer(json, "loss_steps", c.loss_steps, 1);
   read_integer(json, "seed", c.seed, 0);
   std::string streams = "jax";  // the default, as ExperimentConfig's
   read(json, "random_streams", streams);

@@ -288,17 +288,27 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
 
   RolloutResult result;
   const float* final_state = &states[size_t(steps) * state_size];
-  std::vector<float> d_state(state_size, 0.0f);
-  for (int cell = 0; cell < geo.cells(); ++cell) {
-    const int yx = cell % geo.plane();
-    for (int c : cfg.loss_channels) {
-      const size_t idx = geo.state_base[cell] + size_t(c) * geo.plane();
-      const float diff =
-          final_state[idx] - target.at(cell / geo.plane(), c, yx / geo.width, yx % geo.width);
-      result.soft_loss += double(diff) * diff;
-      d_state[idx] = 2.0f * diff;
+  // The loss compares states steps - loss_steps + 1 .. steps with the target (config.hpp); its
+  // gradient enters the backward pass at each of them. `d`, when given, receives 2 * difference.
+  const int first_loss_state = steps - cfg.loss_steps + 1;
+  const auto state_loss = [&](int state_index, float* d) {
+    const float* state = &states[size_t(state_index) * state_size];
+    for (int cell = 0; cell < geo.cells(); ++cell) {
+      const int yx = cell % geo.plane();
+      for (int c : cfg.loss_channels) {
+        const size_t idx = geo.state_base[cell] + size_t(c) * geo.plane();
+        const float diff =
+            state[idx] - target.at(cell / geo.plane(), c, yx / geo.width, yx % geo.width);
+        result.soft_loss += double(diff) * diff;
+        if (d) d[idx] += 2.0f * diff;
+      }
     }
-  }
+  };
+  std::vector<float> d_state(state_size, 0.0f);
+  state_loss(steps, d_state.data());
+  if (!request.gradient)  // else each earlier state's loss is added in the backward pass
+    for (int state_index = first_loss_state; state_index < steps; ++state_index)
+      state_loss(state_index, nullptr);
   if (request.final_state) result.final_state.assign(final_state, final_state + state_size);
 
   if (request.gradient) {
@@ -307,6 +317,7 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
     std::vector<float> d_patch(size_t(geo.channels) * 9 * geo.cells());
     std::vector<float> d_prev(state_size);
     for (int s = steps - 1; s >= 0; --s) {
+      if (s + 1 < steps && s + 1 >= first_loss_state) state_loss(s + 1, d_state.data());
       const float* in = &states[size_t(s) * state_size];
       impl_->arena.execute([&] {
         tbb::parallel_for(
@@ -341,7 +352,7 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   if (request.hard_loss) {
     impl_->arena.execute([&] {  // the simulator's blocks run on this backend's threads
       result.hard_loss = hard_rollout(prog, hard_ops(model), geo, batch.initial_state, steps, masks,
-                                      target, cfg.loss_channels)
+                                      target, cfg.loss_channels, cfg.loss_steps)
                              .loss;
     });
   }

@@ -26,7 +26,8 @@ RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
     double loss = 0;
     for (const RepairBatch& batch : problem.batches)
       loss += hard_rollout(*problem.program, circuit, *problem.geometry, batch.initial_state,
-                           problem.steps, batch.masks, *batch.target, *problem.loss_channels)
+                           problem.steps, batch.masks, *batch.target, *problem.loss_channels,
+                           problem.loss_steps)
                   .loss;
     return loss;
   };

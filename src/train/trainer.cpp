@@ -117,7 +117,7 @@ RepairReport Trainer::search_repair(const RepairSettings& settings) {
   const GridGeometry geometry =
       make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram program = build_cell_program(model_);
-  RepairProblem problem{&program, &geometry, cfg.steps, &cfg.loss_channels, {}};
+  RepairProblem problem{&program, &geometry, cfg.steps, &cfg.loss_channels, {}, cfg.loss_steps};
   for (const auto& [batch, masks] : data)
     problem.batches.push_back(
         {batch.initial_states.data(), cfg.async ? masks.data() : nullptr, &batch.target});

@@ -615,6 +615,10 @@ const VulkanProfile& VulkanBackend::profile() const { return impl_->profile; }
 // states, masks, target) to the staging buffer.
 void VulkanBackend::Impl::prepare(const Model& model, const Target& target,
                                   const RolloutBatch& batch, bool trains_now) {
+  if (model.config.loss_steps != 1)  // the loss shaders compare the last state only
+    throw ConfigError(
+        "loss_steps: a loss over several steps is not available on the Vulkan backend yet (use the "
+        "CPU backend)");
   const ExperimentConfig& cfg = model.config;
   if (batch.batch <= 0 || !batch.initial_state) throw std::invalid_argument("rollout: empty batch");
   if (cfg.async && !batch.fire_masks)

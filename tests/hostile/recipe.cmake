@@ -128,3 +128,11 @@ dlca_cli_test(recipe.noise_start_without_noise ${expect} --status 2
   "^train_checkerboard: --noise-start: has no effect without --noise above 0" ${train} --noise-start 5 --epochs 2)
 dlca_cli_test(recipe.sharpen_end_without_sharpen_to ${expect} --status 2
   "^train_checkerboard: --sharpen-end: has no effect without --sharpen-to below 1" ${train} --sharpen-end 5 --epochs 2)
+# Grow and stay: --loss-steps N compares the last N states with the target; stored in the model
+# file; refused beyond --steps and on the Vulkan backend (its loss shaders compare the last state).
+dlca_cli_test(recipe.loss_steps sh -c "${train} --recipe paper --epochs 2 --steps 4 --loss-steps 3 \
+  --quiet --save m.json && grep -q '\"loss_steps\":3' m.json && echo stored")
+set_tests_properties(recipe.loss_steps PROPERTIES PASS_REGULAR_EXPRESSION "\nstored\n$")
+dlca_cli_test(recipe.loss_steps_beyond_steps ${expect}
+  "^train_checkerboard: invalid configuration: loss_steps: must be from 1 to steps \\(4\\), got 5"
+  ${train} --steps 4 --loss-steps 5)

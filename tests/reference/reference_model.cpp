@@ -281,19 +281,24 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
 
   Result result;
   result.final_state = states[cfg.steps];
-  Vec d_state(result.final_state.size(), 0.0);
-  for (int b = 0; b < batch; ++b)
-    for (int c : cfg.loss_channels)
-      for (int y = 0; y < H; ++y)
-        for (int x = 0; x < W; ++x) {
-          const double diff = result.final_state[sidx(b, c, y, x)] - target.at(b, c, y, x);
-          result.loss += diff * diff;
-          d_state[sidx(b, c, y, x)] = 2 * diff;
-        }
+  // The loss of every state from steps - loss_steps + 1 to steps; dL/d(state) of each.
+  std::vector<Vec> d_loss(size_t(cfg.steps) + 1, Vec(result.final_state.size(), 0.0));
+  for (int t = cfg.steps - cfg.loss_steps + 1; t <= cfg.steps; ++t)
+    for (int b = 0; b < batch; ++b)
+      for (int c : cfg.loss_channels)
+        for (int y = 0; y < H; ++y)
+          for (int x = 0; x < W; ++x) {
+            const double diff = states[t][sidx(b, c, y, x)] - target.at(b, c, y, x);
+            result.loss += diff * diff;
+            d_loss[t][sidx(b, c, y, x)] = 2 * diff;
+          }
   if (!gradient) return result;
 
+  Vec d_state = d_loss[cfg.steps];
   std::vector<Vec> dp(w.p.size(), Vec(16, 0.0));  // dL/d(op weights) per gate
   for (int s = cfg.steps - 1; s >= 0; --s) {
+    if (s + 1 < cfg.steps)
+      for (size_t i = 0; i < d_state.size(); ++i) d_state[i] += d_loss[s + 1][i];
     Vec d_old(d_state.size(), 0.0);
     for (int b = 0; b < batch; ++b)
       for (int y = 0; y < H; ++y)

@@ -124,6 +124,10 @@ struct ExperimentConfig {
   bool async = false;     // asynchronous updates with fire_rate
   float fire_rate = kNotebookFireRate;
   std::vector<int> loss_channels = {0};
+  // Grow and stay: the loss compares the last `loss_steps` states of a rollout with the target
+  // (steps - loss_steps + 1 to steps), so that the picture grown by step T = steps - loss_steps + 1
+  // has to stay until `steps`. 1: the last state only, the notebook's. CPU backend only for now.
+  int loss_steps = 1;
   uint64_t seed = 23;
   RandomStreams random_streams = RandomStreams::kJax;
   // Training stops once the hard loss has been 0 for this many consecutive epochs (0: never). Like

@@ -67,6 +67,7 @@ struct RepairProblem {
   int steps = 0;
   const std::vector<int>* loss_channels = nullptr;
   std::vector<RepairBatch> batches;
+  int loss_steps = 1;  // the last states scored (config.hpp)
 };
 
 // First-improvement search over (gate, op) alternatives in a fixed order (gates by rising top
