@@ -457,7 +457,8 @@ PYBIND11_MODULE(_dlca, m) {
         request.size = size;
         if (colours) request.colours = parse_picture_colours(*colours);
         PictureExperiment chosen = picture_experiment(request);
-        return py::make_tuple(chosen.experiment, chosen.description);
+        return py::make_tuple(chosen.experiment,
+                              picture_description(chosen, chosen.experiment.config));
       },
       py::arg("path"), py::arg("size"), py::arg("colours"));
   m.attr("__version__") = DLCA_VERSION;

@@ -31,6 +31,25 @@ inline ExperimentConfig random_wiring_config() {
   return c;
 }
 
+// A case's model with random logits, its random start, masks and checkerboard target, as one
+// rollout's inputs (seeds fixed by the caller).
+struct RolloutInputs {
+  Model model;
+  std::vector<float> init;
+  std::vector<uint8_t> masks;
+  Target target;
+  RolloutInputs(const BackendCase& c, uint64_t logit_seed, uint64_t state_seed, uint64_t mask_seed)
+      : model(make_model(c.config)),
+        init(random_states(c.config, state_seed, c.binary_init)),
+        masks(masks_for(c.config, mask_seed)),
+        target(checkerboard_target(c.config.channels, c.config.height, c.config.width)) {
+    randomize_logits(model, logit_seed);
+  }
+  RolloutBatch batch() const {
+    return {model.config.batch, init.data(), masks.empty() ? nullptr : masks.data()};
+  }
+};
+
 inline std::vector<BackendCase> backend_cases() {
   return {
       {"zero boundary, 5x7, 3 steps, batch 2", small_config(2, 2, 2, 5, 7, 3, 2, false, false),

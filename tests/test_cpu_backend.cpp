@@ -54,17 +54,13 @@ TEST_CASE("CPU backend matches the reference with a loss over the last steps") {
     c.config.gates = GateKind::kInputWise;
     compare_with_reference(c, {.threads = 2, .checkpointing = true, .tile_cells = 16});
     // Without the gradient the loss still counts every state compared (a separate path).
-    Model m = make_model(c.config);
-    testing::randomize_logits(m, 5);
-    const auto init = testing::random_states(c.config, 6, c.binary_init);
-    const auto masks = testing::masks_for(c.config, 7);
-    const Target target = checkerboard_target(c.config.channels, c.config.height, c.config.width);
-    const RolloutBatch batch{c.config.batch, init.data(), masks.empty() ? nullptr : masks.data()};
+    const testing::RolloutInputs in(c, 5, 6, 7);
     CpuBackend backend({.threads = 2});
     RolloutRequest with, without;
     without.gradient = false;
-    CHECK(backend.rollout(m, target, batch, without).soft_loss ==
-          doctest::Approx(backend.rollout(m, target, batch, with).soft_loss).epsilon(1e-6));
+    CHECK(backend.rollout(in.model, in.target, in.batch(), without).soft_loss ==
+          doctest::Approx(backend.rollout(in.model, in.target, in.batch(), with).soft_loss)
+              .epsilon(1e-6));
   }
 }
 

@@ -93,12 +93,10 @@ TEST_CASE("Vulkan fused kernels compute each cell's step as the level path does"
   // The same arithmetic per cell and the same loss reduction: identical states and losses; the
   // gradients differ only in the order their sums are added.
   for (const auto& c : random_cases(4, 29)) {
-    Model m = make_model(c.config);
-    testing::randomize_logits(m, 5);
-    const auto init = testing::random_states(c.config, 6, c.binary_init);
-    const auto masks = testing::masks_for(c.config, 7);
-    const Target target = checkerboard_target(c.config.channels, c.config.height, c.config.width);
-    const RolloutBatch batch{c.config.batch, init.data(), masks.empty() ? nullptr : masks.data()};
+    const testing::RolloutInputs in(c, 5, 6, 7);
+    const Model& m = in.model;
+    const Target& target = in.target;
+    const RolloutBatch batch = in.batch();
     RolloutRequest request;
     request.final_state = true;
     VulkanBackend fused(variant(true)), levels(variant(false));

@@ -173,7 +173,8 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
     const dlca::PictureColours picture = dlca::parse_picture_colours(colours);
     const auto masks = dlca::read_cell_planes(target_path, size, size, picture, threshold);
     const bool seeded = seed_cell == "center";
-    if (chosen && !cli.run.quiet) std::printf("%s\n", chosen->description.c_str());
+    if (chosen && !cli.run.quiet)
+      std::printf("%s\n", dlca::picture_description(*chosen, cli.config).c_str());
     return cli.train(program, [&](const dlca::ExperimentConfig& c) {
       return dlca::ImageTask(c, masks, planes, seeded,
                              dlca::picture_source(target_path, picture, threshold));

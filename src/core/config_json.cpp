@@ -113,7 +113,7 @@ const std::vector<const char*>& config_keys() {
 }
 
 nlohmann::json config_to_json(const ExperimentConfig& c) {
-  nlohmann::json j = {
+  return {
       {"name", c.name},
       {"channels", c.channels},
       {"kernels", c.kernels},
@@ -148,9 +148,8 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"noise_end", c.noise_end},
       {"repair", c.repair},
       {"gates", gate_kind_name(c.gates)},
+      {"loss_steps", c.loss_steps},  // absent in files written before it: 1
   };
-  if (c.loss_steps != 1) j["loss_steps"] = c.loss_steps;  // absent: 1 (files before the key)
-  return j;
 }
 
 namespace {

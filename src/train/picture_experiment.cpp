@@ -47,16 +47,22 @@ PictureExperiment picture_experiment(const PictureRequest& request) {
   task.colours = picture_colours_name(colours);
   task.seed_cell = false;
 
-  const bool resized = size != out.picture_width || size != out.picture_height;
-  out.description = fmt::format(
+  out.colours_asked = request.colours.has_value();
+  return out;
+}
+
+std::string picture_description(const PictureExperiment& chosen, const ExperimentConfig& config) {
+  const int size = config.height;
+  const bool resized = size != chosen.picture_width || size != chosen.picture_height;
+  const bool mono = chosen.experiment.task.colours == "mono";
+  return fmt::format(
       "picture {}x{}{}: {} ({} colour{} besides black{}), grown on a {}x{} grid from an empty "
       "grid with a zero boundary in {} steps (the colored G's architecture)",
-      out.picture_width, out.picture_height,
+      chosen.picture_width, chosen.picture_height,
       resized ? fmt::format(", area-resized to {}x{}", size, size) : std::string(),
-      colours == PictureColours::kMono ? "one channel (mono)" : "three channels (8colour)",
-      out.colours_seen, out.colours_seen == 1 ? "" : "s", request.colours ? ", as asked" : "", size,
-      size, c.steps);
-  return out;
+      mono ? "one channel (mono)" : "three channels (8colour)", chosen.colours_seen,
+      chosen.colours_seen == 1 ? "" : "s", chosen.colours_asked ? ", as asked" : "", size, size,
+      config.steps);
 }
 
 }  // namespace dlca

@@ -77,7 +77,7 @@ set(s_image $<TARGET_FILE:train_image>)
 dlca_cli_test(hostile.stranger.resume_other_pixels sh -c "mkdir a b && ${make_png} a/t.png 8 8 8 0 1 \
   && ${make_png} b/t.png 8 8 8 0 2 && ${s_image} --target a/t.png --channels 8 --size 8 --steps 2 \
   --epochs 1 --save m.json --quiet && ${expect} \
-  '^train_image: --resume m.json: the model was trained for image \\(8x8, 1 plane, seed cell, t\\.png, mono above 0\\.26\\), not for image \\(8x8, 1 plane, seed cell, t\\.png, mono above 0\\.26\\) with other target pixels$' \
+  '^train_image: --resume m.json: the model was trained for image \\(8x8, 1 plane, empty start, t\\.png, mono above 0\\.26\\), not for image \\(8x8, 1 plane, empty start, t\\.png, mono above 0\\.26\\) with other target pixels$' \
   ${s_image} --target b/t.png --channels 8 --size 8 --steps 2 --epochs 2 --resume m.json")
 # A forgotten --config value is not read as the experiment named "--epochs".
 dlca_cli_test(stranger.config_forgotten_value ${expect}

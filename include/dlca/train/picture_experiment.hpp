@@ -26,8 +26,8 @@ struct PictureRequest {
 struct PictureExperiment {
   ExperimentFile experiment;
   int picture_width = 0, picture_height = 0;  // as read
-  int colours_seen = 0;     // distinct non-black 8-colour cells at the grid's size
-  std::string description;  // one line saying what was chosen and why, for the programs to print
+  int colours_seen = 0;        // distinct non-black 8-colour cells at the grid's size
+  bool colours_asked = false;  // the request named the colours
 };
 
 // The colored G's architecture and schedule (64 channels, grown from an empty grid with a zero
@@ -36,5 +36,8 @@ struct PictureExperiment {
 // channels 0 (mono) or 0-2 (8colour). Throws FileError for a picture that cannot be read and
 // ConfigError for an impossible size.
 PictureExperiment picture_experiment(const PictureRequest& request);
+// One line saying what was chosen and why, for the programs to print, with the steps of `config`
+// (the configuration finally trained: options given after the choice may change them).
+std::string picture_description(const PictureExperiment& chosen, const ExperimentConfig& config);
 
 }  // namespace dlca
