@@ -1,7 +1,8 @@
-# dlca_add_layer(NAME SOURCES... [DEPENDS layers...]): one layer of the library (README, "How it works"):
-# a static library dlca_NAME (alias dlca::NAME) built from src/NAME/, whose public headers are
-# include/dlca/NAME/ and whose private headers are found as "NAME/..." from src/. DEPENDS names the
-# lower layers it links, the only ones its files may include (tools/check_layers.py checks that).
+# dlca_add_layer(NAME SOURCES... [DEPENDS layers...]): one layer of the library
+# (docs/architecture.md, "Layers"): a static library dlca_NAME (alias dlca::NAME) built from
+# src/NAME/, whose public headers are include/dlca/NAME/ and whose private headers are found as
+# "NAME/..." from src/. DEPENDS names the lower layers it links, the only ones its files may include
+# (tools/check_layers.py checks that).
 function(dlca_add_layer name)
   cmake_parse_arguments(PARSE_ARGV 1 layer "" "" "SOURCES;DEPENDS")
   set(target dlca_${name})

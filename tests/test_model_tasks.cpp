@@ -1,7 +1,8 @@
 // Model files version 3 store the task: round trips of each kind, a version 2 file (written before
 // version 3) still loads with its task inferred by the one rule, a stored task that cannot fit its
-// configuration is refused, training refuses a model of another task, and the defaults the README
-// documents (random streams) are those of the configuration and of files without the key.
+// configuration is refused, training refuses a model of another task, and the defaults
+// docs/training.md documents (random streams) are those of the configuration and of files without
+// the key.
 #include <doctest/doctest.h>
 
 #include <cstdio>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that dlca's layers include only downward (README, "How it works").
+"""Checks that dlca's layers include only downward (docs/architecture.md, "Layers").
 
 Each layer is a folder pair, src/LAYER/ and include/dlca/LAYER/, built as one CMake target
 (dlca_LAYER). A file of a layer may include the public headers ("dlca/OTHER/...") of the layers

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Screenshots a page written by `dlca export --html` in headless Chromium (the README's picture).
+"""Screenshots a page written by `dlca export --html` in headless Chromium (the picture in the
+README and docs/circuits.md).
 
   tools/page_screenshot.py PAGE.html OUT.png [--steps N] [--reset random|seed|target|clear]
       [--seed S] [--damage] [--after N]

@@ -632,7 +632,7 @@
   makeGrid(data.height, data.width, data.periodic);
   reset(initialKind(), 1);
 
-  // The interface for scripts and tests (the README's "The circuit in the browser").
+  // The interface for scripts and tests (docs/circuits.md, "The circuit in the browser").
   const whole = (name, v, max) => {  // a whole number from 0 to max, else an error naming it
     if (!(Number.isInteger(v) && v >= 0 && v <= max))
       throw new Error(`${name}: must be a whole number from 0 to ${max}, not ${v}`);

@@ -121,7 +121,7 @@ struct TrainingCli {
            "epoch with hard loss 0 and keep those parameters, repair an unsolved circuit, "
            "input-wise gates for checkerboards and Game of Life, and for an image target noise "
            "and sharpening over the second half of the epochs; paper: the notebook's recipe, "
-           "bit for bit (README, \"Training recipes\")")
+           "bit for bit (docs/training.md, \"Training recipes\")")
         ->default_str(recipe_name(kDefaultRecipe))
         ->check(CLI::IsMember({"paper", "robust"}));
     app.add_option_function<std::string>(
@@ -133,7 +133,7 @@ struct TrainingCli {
            "how each gate is trained: softmax (the notebook's 16 logits, one per op) or "
            "inputwise (4 angles, one per input pattern: larger gradients at the pass-through "
            "start; no --noise or --sharpen-to); default: inputwise with robust for "
-           "checkerboards and Game of Life, else softmax (README, \"Training recipes\")")
+           "checkerboards and Game of Life, else softmax (docs/training.md, \"Training recipes\")")
         ->check(CLI::IsMember({"softmax", "inputwise"}));
     app.add_option("--starts", config.starts,
                    "candidates trained side by side from seeds derived from --seed; the first "

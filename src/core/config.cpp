@@ -58,7 +58,7 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
     return c;
   }
   // Measured on the colored G and the lizard: AdamW's epsilon far below the gradients of these
-  // deep, long rollouts lets every logit take whole steps (README, "Training recipes").
+  // deep, long rollouts lets every logit take whole steps (docs/training.md, "Training recipes").
   if (c.adam_eps == kNotebookAdamEps && !c.given.adam_eps) c.adam_eps = 1e-16f;
   if (c.noise != 0.0f || c.sharpen_to != 1.0f || c.given.schedule) return c;
   // Logit noise and sharpening act on softmax logits: input-wise gates have neither.

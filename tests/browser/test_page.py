@@ -1,4 +1,5 @@
-"""dlca's browser page in headless Chromium, against `dlca run` (README, "The circuit in the browser").
+"""dlca's browser page in headless Chromium, against `dlca run` (docs/circuits.md, "The circuit in
+the browser").
 
 Usage: test_page.py CASE --dlca PATH --work DIR [--circuit FILE] [--model FILE]
   match   the page and `dlca run` give the same state after synchronous steps (and asynchronous

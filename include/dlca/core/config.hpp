@@ -20,10 +20,10 @@ enum class RandomStreams { kDlca, kJax };
 const char* connection_name(Connection c);
 Connection parse_connection(const std::string& name);  // throws ConfigError
 
-// How to train: `paper` is the notebook's recipe, bit for bit; `robust` (the default) adds
-// multi-start (several candidate wirings trained side by side, the first that solves kept), stops
-// as soon as the hard loss is 0, keeping the parameters that scored it, repairs the circuit of a
-// run that ends unsolved, and picks gates and schedules by task (README, "Training recipes").
+// How to train (docs/training.md, "Training recipes"): `paper` is the notebook's recipe, bit for
+// bit; `robust` (the default) adds multi-start (several candidate wirings trained side by side, the
+// first that solves kept), stops as soon as the hard loss is 0, keeping the parameters that scored
+// it, repairs the circuit of a run that ends unsolved, and picks gates and schedules by task.
 enum class Recipe { kPaper, kRobust };
 // The recipe of a configuration that names none: robust solves more seeds than paper on every
 // experiment measured, in less time (RESULTS.md, "Training recipes").
@@ -48,11 +48,11 @@ constexpr RecipeDefaults recipe_defaults(Recipe recipe) {
 
 inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "repair"};
 
-// How a gate's op is parametrised while training (README, "Training recipes"). kSoftmax: the
-// notebook's 16 logits, one per op, mixed by their softmax. kInputWise: 4 angles, one per input
-// pattern (a, b) = 00, 01, 10, 11 (Light DLGN's input-wise parametrisation): the soft gate outputs
-// sum over the patterns of P(pattern) * (1 + sin w) / 2, the hard gate the truth table of the
-// signs.
+// How a gate's op is parametrised while training (docs/training.md, "Input-wise gates").
+// kSoftmax: the notebook's 16 logits, one per op, mixed by their softmax. kInputWise: 4 angles, one
+// per input pattern (a, b) = 00, 01, 10, 11 (Light DLGN's input-wise parametrisation): the soft
+// gate outputs sum over the patterns of P(pattern) * (1 + sin w) / 2, the hard gate the truth table
+// of the signs.
 enum class GateKind { kSoftmax, kInputWise };
 
 const char* gate_kind_name(GateKind g);
@@ -113,10 +113,10 @@ struct ExperimentConfig {
   float learning_rate = 0.05f;
   // AdamW's epsilon, added to the root of the second moment (docs/MODEL.md §6): 1e-8 as in the
   // notebook. Smaller values let the tiny gradients of deep, long rollouts take whole steps
-  // (README, "Training recipes").
+  // (docs/training.md, "AdamW's epsilon").
   float adam_eps = kNotebookAdamEps;
   // AdamW's moment decay rates, in [0, 1), and its decoupled weight decay on every logit, in
-  // [0, 1]: the notebook's 0.9, 0.99 and 0.01 (README, "Training recipes").
+  // [0, 1]: the notebook's 0.9, 0.99 and 0.01 (docs/training.md, "AdamW's betas and weight decay").
   float adam_beta1 = kNotebookAdamBeta1;
   float adam_beta2 = kNotebookAdamBeta2;
   float weight_decay = kNotebookWeightDecay;
@@ -137,24 +137,24 @@ struct ExperimentConfig {
   // Candidates trained side by side (multi-start); candidate k has its own wiring and data from
   // start_seed(seed, k), candidate 0 the run's own seed. 1: a plain run.
   int starts = recipe_defaults(kDefaultRecipe).starts;
-  // Forward-only sharpening (docs/MODEL.md §3.5, README "Training recipes"): from epoch
+  // Forward-only sharpening (docs/MODEL.md §3.5, docs/training.md): from epoch
   // sharpen_start to sharpen_end the forward pass divides every gate's logits by a temperature that
   // falls geometrically from 1 to sharpen_to (and stays there), while the logit gradient is still
   // taken through the softmax of the undivided logits. sharpen_to 1: off, the notebook's recipe.
   float sharpen_to = 1.0f;
   int sharpen_start = 0;
   int sharpen_end = 0;
-  // Gumbel noise on the soft pass's logits (README, "Training recipes"): from epoch noise_start,
-  // each epoch adds noise * g to every logit of the soft forward pass and its softmax backward, g
-  // drawn from Gumbel(0, 1) by a counter-based stream keyed by seed and epoch; the hard pass uses
-  // the clean logits, until epoch noise_end (0: to the end). 0: off.
+  // Gumbel noise on the soft pass's logits (docs/training.md, "Logit noise"): from epoch
+  // noise_start, each epoch adds noise * g to every logit of the soft forward pass and its softmax
+  // backward, g drawn from Gumbel(0, 1) by a counter-based stream keyed by seed and epoch; the hard
+  // pass uses the clean logits, until epoch noise_end (0: to the end). 0: off.
   float noise = 0.0f;
   int noise_start = 0;
   int noise_end = 0;
   // The gates' parametrisation (GateKind): the notebook's softmax over 16 logits, or input-wise.
   GateKind gates = GateKind::kSoftmax;
-  // Greedy repair of the hard circuit when training ends unsolved (README, "Training recipes"):
-  // kept only when it reaches hard loss 0. Like `epochs` it does not change the training itself.
+  // Greedy repair of the hard circuit when training ends unsolved (docs/training.md, "Circuit
+  // repair"): kept only when it reaches hard loss 0. Like `epochs` it does not change training.
   bool repair = recipe_defaults(kDefaultRecipe).repair;
   GivenOptions given;  // see GivenOptions: not written to JSON
 
@@ -170,11 +170,11 @@ double forward_temperature(const ExperimentConfig& config, int64_t epoch);
 // above 0) or when off.
 float noise_scale(const ExperimentConfig& config, int64_t epoch);
 
-// robust's choices that depend on the task (README, "Training recipes"). For a target grown from
-// one fixed start (an image such as the colored G or the lizard), relative to the run's epochs E:
-// AdamW's epsilon 1e-16 (when it is the notebook's), Gumbel logit noise of scale 0.1 from E/2 to
-// 13E/15, and forward-only sharpening from 1 at E/2 to 0.05 at E; noise and sharpening only when
-// the configuration has neither of its own. For any other task (checkerboards, Game of Life):
+// robust's choices that depend on the task (docs/training.md, "Training recipes"). For a target
+// grown from one fixed start (an image such as the colored G or the lizard), relative to the run's
+// epochs E: AdamW's epsilon 1e-16 (when it is the notebook's), Gumbel logit noise of scale 0.1 from
+// E/2 to 13E/15, and forward-only sharpening from 1 at E/2 to 0.05 at E; noise and sharpening only
+// when the configuration has neither of its own. For any other task (checkerboards, Game of Life):
 // input-wise gates, unless gates were given. A `paper` configuration comes back unchanged.
 ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_fixed_start);
 

@@ -1,8 +1,8 @@
-// Input-wise gates (Light DLGN's parametrisation, README "Training recipes"): 4 angles per gate,
-// one per input pattern (a, b) = 00, 01, 10, 11. The soft gate outputs, for each pattern, the
-// chance of that pattern times s = (1 + sin w) / 2, which is affine in (1, a, b, ab) as the softmax
-// gate is; the hard gate outputs the truth table of the signs of sin w. Forward (fold), backward
-// and the hard op side by side, one gate at a time.
+// Input-wise gates (Light DLGN's parametrisation, docs/training.md "Input-wise gates"): 4 angles
+// per gate, one per input pattern (a, b) = 00, 01, 10, 11. The soft gate outputs, for each pattern,
+// the chance of that pattern times s = (1 + sin w) / 2, which is affine in (1, a, b, ab) as the
+// softmax gate is; the hard gate outputs the truth table of the signs of sin w. Forward (fold),
+// backward and the hard op side by side, one gate at a time.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Greedy repair of a trained hard circuit (README, "Training recipes"): when training ends with a
-// few wrong bits, try each uncertain gate's other likely ops one at a time, keeping a change
+// Greedy repair of a trained hard circuit (docs/training.md, "Circuit repair"): when training ends
+// with a few wrong bits, try each uncertain gate's other likely ops one at a time, keeping a change
 // whenever the hard loss falls, until it is 0 or no single change helps.
 #pragma once
 

@@ -1,7 +1,7 @@
 // The browser page of a hard circuit: one self-contained HTML file (no network, no build step)
 // that runs the circuit live on a grid, bit-parallel in JavaScript, with damage, drawing, the error
-// against the model's target, the model's facts and a drawing of the circuit (README, "The circuit
-// in the browser").
+// against the model's target, the model's facts and a drawing of the circuit (docs/circuits.md,
+// "The circuit in the browser").
 #pragma once
 
 #include <optional>
