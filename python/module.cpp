@@ -455,7 +455,11 @@ PYBIND11_MODULE(_dlca, m) {
         PictureRequest request;
         request.path = path;
         request.size = size;
-        if (colours) request.colours = parse_picture_colours(*colours);
+        if (colours) try {
+            request.colours = parse_picture_colours(*colours);
+          } catch (const std::invalid_argument& e) {  // named as the keyword
+            throw py::value_error(std::string("colours: ") + e.what());
+          }
         PictureExperiment chosen = picture_experiment(request);
         return py::make_tuple(chosen.experiment,
                               picture_description(chosen, chosen.experiment.config));

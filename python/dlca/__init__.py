@@ -242,8 +242,8 @@ def _picture_experiment(options, verbose):
                              or not isinstance(size, (int, _np.integer))):
         raise TypeError("size: must be an integer, got %r" % (size,))
     colours = options.pop("colours", None)
-    if colours is not None and colours not in ("mono", "8colour"):
-        raise ValueError("colours: must be 'mono' or '8colour', got %r" % (colours,))
+    if colours is not None and not isinstance(colours, str):  # its value is checked in C++
+        raise TypeError("colours: must be 'mono' or '8colour', got %r" % (colours,))
     exp, description = _dlca.picture_experiment(target, None if size is None else int(size),
                                                 colours)
     if verbose:

@@ -67,8 +67,7 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
   // (picture_experiment.hpp); options given still override each choice.
   std::optional<dlca::PictureExperiment> chosen;
   if (const auto target = given_value(argc, argv, "--target");
-      target && !given_value(argc, argv, "--preset") && !given_value(argc, argv, "--help") &&
-      !given_value(argc, argv, "-h")) {
+      target && !given_value(argc, argv, "--preset")) {
     dlca::PictureRequest request;
     request.path = *target;
     try {

@@ -131,10 +131,6 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
   prepared.candidates =
       make_candidates(config, make_task, backend_of, choice.cpu.threads, resumed, resume_path);
   prepared.backend_name = prepared.candidates[0].backend->name();
-  if (prepared.vulkan && config.loss_steps != 1)  // before any epoch (VulkanBackend refuses too)
-    throw ConfigError(
-        "loss_steps: a loss over several steps is not available on the Vulkan backend yet (use the "
-        "CPU backend)");
   // The backend sets the order of float sums: a resume stays on the one that trained it (a
   // checkpoint without "backend" was trained on the CPU).
   if (resumed) {  // the file's state and each multi-start candidate's (moved from: flags kept)
