@@ -1,10 +1,11 @@
-// bench_epoch: times training epochs on the CPU backend: median ms per epoch (after warm-up) of
-// each workload at each thread count, with checkpointing on and off, gate evaluations per second,
-// and the process's peak RSS. A workload is an experiment name, optionally scaled (NAME@BATCHxSIZE,
-// e.g. checkerboard_sync@32x64), and may train several candidates side by side (--starts, as a
-// multi-start run does: each candidate on its share of the threads). --fork-join also times an
-// empty parallel loop at each thread count (what one step's fork and join costs on the machine).
-// Results go to BENCHMARKS.md by hand.
+// bench_epoch: times training epochs on the CPU backend (or a Vulkan device, --backend vulkan):
+// median ms per epoch (after warm-up) of each workload at each thread count, with checkpointing on
+// and off, gate evaluations per second, and the process's peak RSS. A workload is an experiment
+// name, optionally scaled (NAME@BATCHxSIZE, e.g. checkerboard_sync@32x64), and may train several
+// candidates side by side (--starts, as a multi-start run does: each candidate on its share of the
+// threads; on a device, all of them in one population, or --apart one after the other as before
+// populations). --fork-join also times an empty parallel loop at each thread count (what one step's
+// fork and join costs on the machine). Results go to BENCHMARKS.md by hand.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,6 +26,7 @@
 #include "dlca/train/experiment_file.hpp"
 #include "dlca/train/multi_start.hpp"
 #include "dlca/train/trainer.hpp"
+#include "dlca/vulkan/vulkan_backend.hpp"
 
 namespace {
 
@@ -87,11 +89,13 @@ double fork_join_us(int threads, int tasks) {
 
 int main(int argc, char** argv) {
   int epochs = 30, warmup = 5, tile_cells = 0, starts = 1;
-  bool fork_join = false;
+  bool fork_join = false, apart = false;
+  std::string backend = "cpu";
   std::vector<int> threads = {1, 2};
   std::vector<std::string> modes = {"checkpoint", "keep"};
   std::vector<std::string> workload_specs = {"checkerboard_sync"};
-  CLI::App app{"Median ms per training epoch on the CPU backend, per workload and thread count."};
+  CLI::App app{
+      "Median ms per training epoch on the CPU backend (per thread count) or a Vulkan device."};
   app.add_option("--workloads", workload_specs,
                  "experiment names, each optionally NAME@BATCHxSIZE (e.g. checkerboard_sync@32x64)")
       ->capture_default_str();
@@ -113,6 +117,12 @@ int main(int argc, char** argv) {
   app.add_option("--tile-cells", tile_cells, "cells per tile (0 = automatic)")
       ->capture_default_str()
       ->check(dlca::cli::non_negative_integer());
+  app.add_option("--backend", backend,
+                 "cpu, or vulkan (device 0; --threads and --modes then do not apply)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "vulkan"}));
+  app.add_flag("--apart", apart,
+               "vulkan: each candidate on its own backend, one after the other (not a population)");
   app.add_flag("--fork-join", fork_join,
                "also time an empty parallel loop of 16 tasks at each thread count");
   DLCA_PARSE_OR_EXIT(app, "bench_epoch", argc, argv);
@@ -129,13 +139,27 @@ int main(int argc, char** argv) {
       fmt::print("fork-join, {} threads, 16 tasks: {:.1f} us\n", t, fork_join_us(t, 16));
   fmt::print("{:<28} {:>6} {:<11} {:>7} {:>10} {:>10} {:>10} {:>14}\n", "workload", "starts",
              "mode", "threads", "median_ms", "min_ms", "max_ms", "gate_evals/s");
+  const bool vulkan = backend == "vulkan";
+  if (vulkan) {  // one row per workload
+    modes = {apart ? "apart" : "population"};
+    threads = {0};
+  }
+  std::string backend_name;
   for (const Workload& w : workloads) {
     for (const std::string& mode : modes) {
       for (int t : threads) {
         const dlca::MakeTask make_task = [&](const dlca::ExperimentConfig& c) {
           return dlca::make_task(w.experiment, c);
         };
-        const dlca::MakeBackend make_backend = [&](int, int per_start) {
+        dlca::VulkanBackend* first_device = nullptr;
+        const dlca::MakeBackend make_backend =
+            [&](int start, int per_start) -> std::unique_ptr<dlca::Backend> {
+          if (vulkan && start > 0 && !apart) return first_device->add_member();
+          if (vulkan) {
+            auto device = std::make_unique<dlca::VulkanBackend>();
+            if (start == 0) first_device = device.get();
+            return device;
+          }
           return std::make_unique<dlca::CpuBackend>(dlca::CpuBackendOptions{
               .threads = per_start, .checkpointing = mode != "keep", .tile_cells = tile_cells});
         };
@@ -145,6 +169,7 @@ int main(int argc, char** argv) {
             dlca::make_candidates(run, make_task, make_backend, t);
         std::vector<dlca::Trainer*> trainers;
         for (auto& c : candidates) trainers.push_back(c.trainer.get());
+        backend_name = candidates[0].backend->name();
         tbb::task_arena arena(dlca::arena_concurrency(t));
         const auto epoch_ms = [&] {
           const auto t0 = std::chrono::steady_clock::now();
@@ -165,6 +190,6 @@ int main(int argc, char** argv) {
     }
   }
   fmt::print("backend {}; peak RSS of this process {:.1f} MB (covers every setting above)\n",
-             dlca::CpuBackend().name(), peak_rss_mb());
+             backend_name, peak_rss_mb());
   return 0;
 }

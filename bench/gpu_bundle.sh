@@ -18,5 +18,5 @@ for p in "${programs[@]}"; do
 done
 cp -L /usr/lib/x86_64-linux-gnu/libvulkan.so.1 "$out/lib/"
 cp -r targets "$out/targets"
-cp bench/gpu_tables.sh bench/gpu_session.sh "$out/"
+cp bench/gpu_tables.sh bench/gpu_session.sh bench/gpu_population.sh "$out/"
 du -sh "$out"

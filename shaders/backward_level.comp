@@ -16,10 +16,12 @@ void main() {
   if (i < pc.cell_count) {
     const uvec4 op = ops[o];
     float g = 0.0;
-    for (uint c = 0u; c < pc.channels; ++c)
+    // An output row's gradient is dL/d(new state): only the op's own candidate's channels.
+    const uint own = pc.channels / pc.candidates, first = candidate_of_gate(op.w) * own;
+    for (uint c = first; c < first + own; ++c)
       if (program_info[c] == op.z) {
         const uint cell = pc.cell_offset + i;
-        if (fires(cell)) g = d_state[pc.d_out + state_base[cell] + c * pc.plane];
+        if (fires(cell, c)) g = d_state[pc.d_out + state_base[cell] + c * pc.plane];
       }
     const uvec2 range = row_consumers[op.z];
     for (uint e = range.x; e < range.y; ++e) g += slots[consumers[e] * pc.act_stride + i];

@@ -49,7 +49,8 @@ layout(std430, binding = 22) readonly buffer OpTable { vec4 op_table[16]; };
 // this epoch's noise for the soft pass (0: none), and 1 for input-wise gates (4 angles a gate in
 // `logits`; 0: 16 logits)
 layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[11]; };
-layout(std430, binding = 24) buffer TrainResults { uint train_results[2]; };
+// train_results: per candidate (active gates, non-finite gradient flag).
+layout(std430, binding = 24) buffer TrainResults { uint train_results[]; };
 layout(std430, binding = 25) buffer LogitGradients { float logit_grad[]; };
 layout(std430, binding = 26) readonly buffer LogitNoise { float logit_noise[]; };
 // The fused step kernels' tables (src/vulkan/fused_tables.hpp): per op the forward slots (a, b,
@@ -79,14 +80,19 @@ layout(push_constant) uniform Push {
   uint num_gates;
   uint loss_slot;     // offset into loss_partials
   uint word_stride;   // row stride of hard_act, in words
+  uint candidates;    // models trained side by side (a population): channels, gates, losses and
+                      // masks are candidate-major blocks; 1 for one model
 } pc;
 
 // Linear index of this invocation in a 1D pass split over several dispatches.
 uint linear_index() { return (pc.group_offset + gl_WorkGroupID.x) * kGroupSize + gl_LocalInvocationID.x; }
 
-bool fires(uint cell) {
+// Whether `cell` updates channel c this step. Masks are [step][candidate][y*W+x]: a population's
+// candidates each have their own.
+uint candidate_of_channel(uint c) { return c / (pc.channels / pc.candidates); }
+bool fires(uint cell, uint c) {
   if (pc.step == kSync) return true;
-  const uint i = pc.step * pc.plane + cell % pc.plane;
+  const uint i = (pc.step * pc.candidates + candidate_of_channel(c)) * pc.plane + cell % pc.plane;
   return ((fire_masks[i >> 2] >> ((i & 3u) * 8u)) & 0xFFu) != 0u;
 }
 
@@ -102,6 +108,10 @@ vec4 input_wise_angles(uint gate) {
   const uint k = gate * 4u;
   return vec4(logits[k], logits[k + 1u], logits[k + 2u], logits[k + 3u]);
 }
+
+// The candidate a gate belongs to (gates are candidate-major blocks), and where that candidate's
+// results (active gates, non-finite gradient flag) are kept in train_results.
+uint candidate_of_gate(uint gate) { return gate / (pc.num_gates / pc.candidates); }
 
 // The soft pass's logit i of a gate: with this epoch's noise when there is any.
 float soft_logit(uint gate, uint i) {

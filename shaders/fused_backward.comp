@@ -52,7 +52,7 @@ void main() {
       float g = 0.0;
       if (i < pc.cell_count) {
         const uint cell = pc.cell_offset + i;
-        if (fires(cell)) g = d_state[pc.d_out + state_base[cell] + c * pc.plane];
+        if (fires(cell, c)) g = d_state[pc.d_out + state_base[cell] + c * pc.plane];
       }
       tile_rows[fused_output_gradient_slot(c) * kTile + t] = g;
     }

@@ -45,7 +45,7 @@ void main() {
       const uint cell = pc.cell_offset + i, index = state_base[cell] + c * pc.plane;
       const uint bit = (tile_bits[fused_output_slot(c) * kTile + t / 32u] >> (t % 32u)) & 1u;
       states[pc.state_out + index] =
-          fires(cell) ? float(bit) : (states[pc.state_in + index] > 0.5 ? 1.0 : 0.0);
+          fires(cell, c) ? float(bit) : (states[pc.state_in + index] > 0.5 ? 1.0 : 0.0);
     }
     tile_barrier();
   }

@@ -12,5 +12,5 @@ void main() {
   const uint index = state_base[cell] + c * pc.plane;
   const uint bit = (hard_act[program_info[c] * pc.word_stride + i / 32u] >> (i % 32u)) & 1u;
   states[pc.state_out + index] =
-      fires(cell) ? float(bit) : (states[pc.state_in + index] > 0.5 ? 1.0 : 0.0);
+      fires(cell, c) ? float(bit) : (states[pc.state_in + index] > 0.5 ? 1.0 : 0.0);
 }

@@ -2,7 +2,8 @@
 // G = (sum g, sum g a, sum g b, sum g a b), which are dL/d(coefficients). Softmax gates:
 // dL/dp_i = M_i . G, then the backward of the softmax of the undivided logits (also under
 // forward-only sharpening). Input-wise gates: through the fold to dL/ds, then dL/dw = cos(w) / 2 *
-// dL/ds. Flags a non-finite gradient (the AdamW step is then skipped and the host reports it).
+// dL/ds. Flags a non-finite gradient of a candidate (its AdamW step is then skipped and the host
+// reports it).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -35,5 +36,5 @@ void main() {
       logit_grad[gate * 16u + i] = g;
     }
   }
-  if (!finite) atomicOr(train_results[1], 1u);
+  if (!finite) atomicOr(train_results[2u * candidate_of_gate(gate) + 1u], 1u);
 }

@@ -1,5 +1,7 @@
 // The loss after the last step: sum over the loss channels of (state - target)^2, one partial sum
 // per workgroup (added on the host in workgroup order); for the soft loss also dL/dstate = 2 diff.
+// A population's candidates each get their own row of workgroups: workgroup g covers cells of
+// candidate g / G (G workgroups a candidate) and only that candidate's loss channels.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -8,11 +10,14 @@ layout(local_size_x = 256) in;
 shared float partial[kGroupSize];
 
 void main() {
-  const uint cell = linear_index();
+  const uint groups = (pc.total_cells + kGroupSize - 1u) / kGroupSize;  // per candidate
+  const uint group = pc.group_offset + gl_WorkGroupID.x;
+  const uint candidate = group / groups;
+  const uint cell = (group % groups) * kGroupSize + gl_LocalInvocationID.x;
   float sum = 0.0;
-  if (cell < pc.total_cells) {
-    const uint count = program_info[pc.channels];
-    for (uint k = 0u; k < count; ++k) {
+  if (cell < pc.total_cells && candidate < pc.candidates) {
+    const uint count = program_info[pc.channels] / pc.candidates;  // loss channels a candidate
+    for (uint k = candidate * count; k < (candidate + 1u) * count; ++k) {
       const uint c = program_info[pc.channels + 1u + k];
       const uint index = state_base[cell] + c * pc.plane;
       const float diff = states[pc.state_in + index] - target_values[index];
@@ -27,5 +32,5 @@ void main() {
     if (l < s) partial[l] += partial[l + s];
     barrier();
   }
-  if (l == 0u) loss_partials[pc.loss_slot + pc.group_offset + gl_WorkGroupID.x] = partial[0];
+  if (l == 0u) loss_partials[pc.loss_slot + group] = partial[0];
 }

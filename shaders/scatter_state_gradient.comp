@@ -11,7 +11,7 @@ void main() {
   if (item >= pc.channels * pc.total_cells) return;
   const uint c = item / pc.total_cells, cell = item % pc.total_cells;
   const uint index = state_base[cell] + c * pc.plane;
-  float d = fires(cell) ? 0.0 : d_state[pc.d_out + index];
+  float d = fires(cell, c) ? 0.0 : d_state[pc.d_out + index];
   for (uint p = 0u; p < 9u; ++p) {
     const int from = inverse_neighbour[cell * 9u + p];
     if (from >= 0) d += d_patch[(c * 9u + p) * pc.total_cells + uint(from)];

@@ -11,5 +11,5 @@ void main() {
   const uint c = item / pc.cell_count, i = item % pc.cell_count, cell = pc.cell_offset + i;
   const uint index = state_base[cell] + c * pc.plane;
   states[pc.state_out + index] =
-      fires(cell) ? act[program_info[c] * pc.act_stride + i] : state_value(pc.state_in, index);
+      fires(cell, c) ? act[program_info[c] * pc.act_stride + i] : state_value(pc.state_in, index);
 }

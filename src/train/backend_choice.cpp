@@ -69,9 +69,11 @@ std::string describe_profile(const VulkanProfile& p) {
   if (p.phase_ms.empty()) phases = ", no GPU timestamps on this device";
   const std::string path =
       p.fused ? fmt::format("fused steps (tiles of {} cells)", p.tile_cells) : "level by level";
+  const std::string served =
+      p.candidates > 1 ? fmt::format(" for {} candidates", p.candidates) : std::string();
   return fmt::format(
-      "vulkan profile (last epoch): {} dispatches, {} submit, {} chunk(s) of cells, {}{}\n",
-      p.dispatches, p.submits, p.chunks, path, phases);
+      "vulkan profile (last epoch): {} dispatches{}, {} submit, {} chunk(s) of cells, {}{}\n",
+      p.dispatches, served, p.submits, p.chunks, path, phases);
 }
 
 std::string describe_vulkan_devices() {

@@ -3,6 +3,7 @@
 #include "dlca/train/multi_start.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <stdexcept>
 #include <thread>
 
@@ -89,9 +90,43 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
   return out;
 }
 
+namespace {
+
+// The population every candidate trains in, when they all train on the device of one (so that
+// their epochs run together); null otherwise.
+DevicePopulation* shared_population(std::span<Trainer* const> candidates) {
+  DevicePopulation* shared = nullptr;
+  for (const Trainer* t : candidates) {
+    DevicePopulation* p = t->device() ? t->device()->population() : nullptr;
+    if (!p || (shared && p != shared)) return nullptr;
+    shared = p;
+  }
+  return shared;
+}
+
+}  // namespace
+
 std::vector<EpochStats> run_candidate_epochs(std::span<Trainer* const> candidates,
                                              tbb::task_arena& arena) {
   std::vector<EpochStats> stats(candidates.size());
+  DevicePopulation* population = candidates.size() > 1 ? shared_population(candidates) : nullptr;
+  if (population) {
+    std::vector<DeviceTraining*> members;
+    std::vector<DeviceEpochRequest> requests;
+    for (Trainer* t : candidates) {
+      members.push_back(t->device());
+      requests.push_back(t->begin_device_epoch());
+    }
+    const std::vector<DeviceEpoch> results = population->train_epochs(members, requests);
+    std::exception_ptr failed;  // every member's epoch recorded before the first failure is thrown
+    for (size_t k = 0; k < candidates.size(); ++k) try {
+        stats[k] = candidates[k]->finish_device_epoch(results[k]);
+      } catch (...) {
+        if (!failed) failed = std::current_exception();
+      }
+    if (failed) std::rethrow_exception(failed);
+    return stats;
+  }
   const bool on_device = std::any_of(candidates.begin(), candidates.end(),
                                      [](const Trainer* t) { return t->on_device(); });
   if (candidates.size() == 1 || on_device) {

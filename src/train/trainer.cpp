@@ -136,20 +136,17 @@ void Trainer::apply_repair(const RepairReport& report) {
   before_last_epoch_.steps = -1;
 }
 
-EpochStats Trainer::run_epoch() {
-  const auto start = std::chrono::steady_clock::now();
+void Trainer::begin_epoch() {
+  epoch_start_ = std::chrono::steady_clock::now();
   prepare_data(epoch_);
   const ExperimentConfig& cfg = model_.config;
-  RolloutBatch batch{cfg.batch, data_.initial_states.data(), cfg.async ? masks_.data() : nullptr};
-  const double temperature = forward_temperature(cfg, epoch_);
+  temperature_ = forward_temperature(cfg, epoch_);
   const float noise = noise_scale(cfg, epoch_);
   if (noise > 0) {
     noise_ = logit_noise(model_.logits.size(), cfg.seed, epoch_);
     for (float& g : noise_) g *= noise;
   }
-  const std::vector<float>* logit_noise_used = noise > 0 ? &noise_ : nullptr;
-  EpochStats stats;
-  stats.epoch = epoch_;
+  noise_used_ = noise > 0;
   undone_.reset();
   before_last_epoch_.steps = -1;
   if (keep_undo_) {
@@ -160,38 +157,65 @@ EpochStats Trainer::run_epoch() {
     s.first_moment.assign(optimizer_.first_moment().begin(), optimizer_.first_moment().end());
     s.second_moment.assign(optimizer_.second_moment().begin(), optimizer_.second_moment().end());
   }
-  if (on_device_) {
-    if (device_needs_upload_) {
-      device_->upload_training_state(model_, optimizer_.first_moment(), optimizer_.second_moment());
-      device_steps_ = optimizer_.steps_taken();
-      device_needs_upload_ = false;
-    }
-    const DeviceEpoch d = device_->train_epoch(model_, optimizer_.settings(), device_steps_ + 1,
-                                               temperature, logit_noise_used, data_.target, batch);
-    if (!std::isfinite(d.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
-    if (!d.finite_gradient) diverged(epoch_, "gradient contains NaN or infinity");
-    ++device_steps_;
-    host_stale_ = true;
-    stats.soft_loss = d.soft_loss;
-    stats.hard_loss = d.hard_loss;
-    stats.active_gates = d.active_gates;
-  } else {
-    RolloutResult r = backend_.rollout(
-        model_, data_.target, batch,
-        RolloutRequest{.forward_temperature = temperature, .logit_noise = logit_noise_used});
-    if (!std::isfinite(r.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
-    if (!std::all_of(r.grad.begin(), r.grad.end(), [](float g) { return std::isfinite(g); }))
-      diverged(epoch_, "gradient contains NaN or infinity");
-    stats.soft_loss = r.soft_loss;
-    stats.hard_loss = r.hard_loss;
-    stats.active_gates = active_gate_count(model_);
-    optimizer_.step(model_.logits, r.grad);
-  }
+}
+
+RolloutBatch Trainer::epoch_batch() const {
+  const ExperimentConfig& cfg = model_.config;
+  return {cfg.batch, data_.initial_states.data(), cfg.async ? masks_.data() : nullptr};
+}
+
+EpochStats Trainer::finish_epoch(double soft_loss, double hard_loss, int active_gates) {
+  EpochStats stats;
+  stats.epoch = epoch_;
+  stats.soft_loss = soft_loss;
+  stats.hard_loss = hard_loss;
+  stats.active_gates = active_gates;
   ++epoch_;
   stats.milliseconds =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - epoch_start_)
+          .count();
   history_.push_back(stats);
   return stats;
+}
+
+DeviceEpochRequest Trainer::begin_device_epoch() {
+  if (!on_device_) throw std::logic_error("Trainer::begin_device_epoch: not training on a device");
+  begin_epoch();
+  if (device_needs_upload_) {
+    device_->upload_training_state(model_, optimizer_.first_moment(), optimizer_.second_moment());
+    device_steps_ = optimizer_.steps_taken();
+    device_needs_upload_ = false;
+  }
+  return {.model = &model_,
+          .settings = optimizer_.settings(),
+          .step = device_steps_ + 1,
+          .forward_temperature = temperature_,
+          .logit_noise = noise_used_ ? &noise_ : nullptr,
+          .target = &data_.target,
+          .batch = epoch_batch()};
+}
+
+EpochStats Trainer::finish_device_epoch(const DeviceEpoch& d) {
+  if (!std::isfinite(d.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
+  if (!d.finite_gradient) diverged(epoch_, "gradient contains NaN or infinity");
+  ++device_steps_;
+  host_stale_ = true;
+  return finish_epoch(d.soft_loss, d.hard_loss, d.active_gates);
+}
+
+EpochStats Trainer::run_epoch() {
+  if (on_device_) return finish_device_epoch(device_->train_epoch(begin_device_epoch()));
+  begin_epoch();
+  RolloutResult r =
+      backend_.rollout(model_, data_.target, epoch_batch(),
+                       RolloutRequest{.forward_temperature = temperature_,
+                                      .logit_noise = noise_used_ ? &noise_ : nullptr});
+  if (!std::isfinite(r.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
+  if (!std::all_of(r.grad.begin(), r.grad.end(), [](float g) { return std::isfinite(g); }))
+    diverged(epoch_, "gradient contains NaN or infinity");
+  const int active = active_gate_count(model_);
+  optimizer_.step(model_.logits, r.grad);
+  return finish_epoch(r.soft_loss, r.hard_loss, active);
 }
 
 }  // namespace dlca

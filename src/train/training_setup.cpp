@@ -118,7 +118,9 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
   validate(config);  // before a task builds its data for an impossible grid
   if (resumed) check_resume(*resumed, resume_path, config);
   PreparedTraining prepared;
-  const auto backend_of = [&](int start, int threads) {
+  const auto backend_of = [&](int start, int threads) -> std::unique_ptr<Backend> {
+    // The candidates on a Vulkan device form one population: their epochs run together.
+    if (start > 0 && prepared.vulkan) return prepared.vulkan->add_member();
     BackendChoice own = choice;
     own.cpu.threads = threads;
     ChosenBackend chosen = make_backend(own);

@@ -9,9 +9,9 @@
 
 namespace dlca::vulkan_layout {
 
-ProgramTables make_program_tables(const CellProgram& prog, const Model& model) {
+ProgramTables make_program_tables(const CellProgram& prog, const Model& model, int candidates) {
   const ExperimentConfig& cfg = model.config;
-  const int C = cfg.channels, num_gates = model.num_gates();
+  const int C = cfg.channels * candidates, num_gates = model.num_gates() * candidates;
   ProgramTables t;
   uint32_t next = 0;
   for (const GateLayer& layer : model.perception_layers) {
@@ -19,7 +19,7 @@ ProgramTables make_program_tables(const CellProgram& prog, const Model& model) {
     next += t.levels.back().second;
   }
   for (const GateLayer& layer : model.update_layers) {
-    t.levels.push_back({next, uint32_t(layer.width)});
+    t.levels.push_back({next, uint32_t(layer.width * candidates)});
     next += t.levels.back().second;
   }
   if (next != prog.ops.size())
@@ -53,8 +53,9 @@ ProgramTables make_program_tables(const CellProgram& prog, const Model& model) {
   for (const auto& list : ops_of) t.gate_ops.insert(t.gate_ops.end(), list.begin(), list.end());
 
   t.program_info.assign(prog.output_rows.begin(), prog.output_rows.end());
-  t.program_info.push_back(uint32_t(cfg.loss_channels.size()));
-  for (int c : cfg.loss_channels) t.program_info.push_back(uint32_t(c));
+  t.program_info.push_back(uint32_t(cfg.loss_channels.size()) * uint32_t(candidates));
+  for (int k = 0; k < candidates; ++k)
+    for (int c : cfg.loss_channels) t.program_info.push_back(uint32_t(k * cfg.channels + c));
   t.program_info.push_back(uint32_t(model.perception_layers.size()));
   for (size_t l = 0; l < model.perception_layers.size(); ++l)
     t.program_info.insert(t.program_info.end(),
@@ -74,7 +75,8 @@ std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const 
   bytes[kNeighbour] = floats(s.cells * 9);
   bytes[kInverse] = floats(s.cells * 9);
   bytes[kStateBase] = floats(s.cells);
-  bytes[kMasks] = floats(((s.async ? s.steps : 0) * s.plane + 3) / 4);  // bytes, packed 4 a word
+  // bytes [step][candidate][cell], packed 4 a word
+  bytes[kMasks] = floats(((s.async ? s.steps : 0) * s.candidates * s.plane + 3) / 4);
   bytes[kStates] = floats((s.steps + 3) * s.state_size);  // soft steps 0..S, two hard steps
   bytes[kTargetValues] = floats(s.state_size);
   bytes[kActivations] = floats(s.num_rows * s.chunk_cells);
@@ -84,14 +86,14 @@ std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const 
   bytes[kPartials] = floats(s.num_ops * s.blocks * 4);
   bytes[kGateSums] = floats(s.num_gates * 4);
   bytes[kGateOps] = floats(t.gate_ops.size());
-  bytes[kLossPartials] = floats(2 * s.loss_groups);
+  bytes[kLossPartials] = floats(2 * s.candidates * s.loss_groups);
   bytes[kProgramInfo] = floats(t.program_info.size());
   bytes[kHardActivations] = floats(s.num_rows * ((s.chunk_cells + 31) / 32));
   bytes[kLogits] = floats(gate_floats);
   bytes[kMoments] = floats(gate_floats * 2);
   bytes[kOpTable] = floats(kNumOps * 4);
   bytes[kOptimizerScalars] = floats(kOptimizerScalarCount);
-  bytes[kTrainResults] = floats(2);
+  bytes[kTrainResults] = floats(2 * s.candidates);
   bytes[kLogitGradients] = floats(gate_floats);
   bytes[kLogitNoise] = floats(gate_floats);
   bytes[kFusedOps] = floats(s.fused ? f.forward_ops.size() : 0);

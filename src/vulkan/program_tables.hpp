@@ -27,16 +27,21 @@ struct ProgramTables {
   std::vector<uint32_t> gate_ops;
   // The output rows [C], the loss channels (count, then each), the perception layers (count,
   // then first op and width of each).
+  // With several candidates, the loss channels are candidate-major (k C + c).
   std::vector<uint32_t> program_info;
 };
 
-// Throws std::invalid_argument when the program's ops do not match the model's layers.
-ProgramTables make_program_tables(const CellProgram& program, const Model& model);
+// The tables of `program`: `model`'s, or with `candidates` > 1 the population_program of that many
+// models shaped as `model` (every level, channel, gate and loss channel `candidates` times). Throws
+// std::invalid_argument when the program's ops do not match the model's layers.
+ProgramTables make_program_tables(const CellProgram& program, const Model& model,
+                                  int candidates = 1);
 
 // The shape of a plan: the program, the batch's grids and the chunking of its cells.
 struct PlanShape {
   uint64_t num_gates = 0, num_ops = 0, num_rows = 0;
   uint64_t steps = 0, state_size = 0, cells = 0, plane = 0, channels = 0;
+  uint64_t candidates = 1;  // a population's models (channels and gates count all of them)
   bool async = false;
   uint64_t chunk_cells = 0, blocks = 0, loss_groups = 0;
   // The fused step kernels run it (no gradient slots in device memory; the fused tables bound).

@@ -102,7 +102,8 @@ constexpr uint32_t kOptimizerScalarCount = 11;
 struct Push {
   uint32_t cell_offset = 0, cell_count = 0, group_offset = 0, op_begin = 0, act_stride = 0,
            state_in = 0, state_out = 0, step = kSync, hard = 0, d_in = 0, d_out = 0, blocks = 0,
-           channels = 0, plane = 0, total_cells = 0, num_gates = 0, loss_slot = 0, word_stride = 0;
+           channels = 0, plane = 0, total_cells = 0, num_gates = 0, loss_slot = 0, word_stride = 0,
+           candidates = 1;
 };
 
 }  // namespace dlca::vulkan_layout

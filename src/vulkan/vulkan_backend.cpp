@@ -18,6 +18,7 @@
 #include "dlca/core/grid.hpp"
 #include "dlca/core/ops.hpp"
 #include "vulkan/fused_tables.hpp"
+#include "vulkan/population_program.hpp"
 #include "vulkan/program_tables.hpp"
 #include "vulkan/recorder.hpp"
 #include "vulkan/training_layout.hpp"
@@ -99,18 +100,19 @@ VulkanBackendOptions with_environment(VulkanBackendOptions o) {
 
 uint32_t groups_for(uint64_t items) { return uint32_t((items + kGroupSize - 1) / kGroupSize); }
 
-// Everything that fixes a plan: the program and the batch's shape.
+// Everything that fixes a plan: the (merged) program and the batch's shape. `channels` and
+// `loss_channels` are one candidate's.
 struct PlanKey {
   std::vector<GateOp> ops;
   std::vector<uint32_t> output_rows;
-  int batch, height, width, channels, steps;
+  int candidates, batch, height, width, channels, steps;
   bool periodic, async;
   std::vector<int> loss_channels;
   bool operator==(const PlanKey& o) const {
-    return batch == o.batch && height == o.height && width == o.width && channels == o.channels &&
-           steps == o.steps && periodic == o.periodic && async == o.async &&
-           loss_channels == o.loss_channels && output_rows == o.output_rows &&
-           ops.size() == o.ops.size() &&
+    return candidates == o.candidates && batch == o.batch && height == o.height &&
+           width == o.width && channels == o.channels && steps == o.steps &&
+           periodic == o.periodic && async == o.async && loss_channels == o.loss_channels &&
+           output_rows == o.output_rows && ops.size() == o.ops.size() &&
            std::equal(ops.begin(), ops.end(), o.ops.begin(), [](const GateOp& x, const GateOp& y) {
              return x.a == y.a && x.b == y.b && x.out == y.out && x.gate == y.gate;
            });
@@ -123,9 +125,18 @@ struct StagingLayout {
   size_t optimizer, losses, gate_sums, final_state, train_results, total;
 };
 
+// One model's epoch (or rollout) in a plan: candidate k of the plan is inputs[k].
+struct EpochInput {
+  const Model* model = nullptr;
+  const Target* target = nullptr;
+  RolloutBatch batch;
+  int member = -1;  // the population member training it; -1: a rollout of the host's parameters
+  const std::vector<float>* logit_noise = nullptr;  // training: this epoch's, when it has any
+};
+
 }  // namespace
 
-struct VulkanBackend::Impl {
+struct VulkanBackend::Impl : DevicePopulation {
   VulkanBackendOptions options;
   vk::Instance instance;
   vk::Device device;
@@ -134,9 +145,9 @@ struct VulkanBackend::Impl {
   VkQueryPool queries = VK_NULL_HANDLE;
   static constexpr uint32_t kMaxQueries = 8;
 
-  // The current plan.
+  // The current plan. num_gates and channels count every candidate's.
   std::optional<PlanKey> key;
-  int num_gates = 0, num_ops = 0, steps = 0;
+  int candidates = 1, num_gates = 0, num_ops = 0, steps = 0;
   int gate_parameters = kNumOps;  // of the model trained on the device: 16 logits or 4 angles
   size_t state_size = 0;
   uint32_t cells = 0, chunk_cells = 0, chunks = 0, blocks = 0, loss_groups = 0;
@@ -233,16 +244,30 @@ struct VulkanBackend::Impl {
     return std::max<uint64_t>(std::min(kDefaultChunkBytes, device.device_local_bytes() / 8),
                               uint64_t(16) << 20);
   }
-  // Training state: host copies waiting for upload (or last downloaded), and whether the device
-  // holds the current one.
-  std::vector<float> pending_logits, pending_m, pending_v;
-  bool device_state_live = false;
+  // The population's members (VulkanBackend::add_member): each one's training state as the host
+  // last had it (uploaded, or downloaded), and which members' state the device holds, in the
+  // plan's candidate order (empty: none). `pending_current`: the host copies of the live members
+  // equal the device's (nothing trained since they were downloaded).
+  struct MemberState {
+    const DeviceTraining* view = nullptr;  // the member's backend; null once it is gone
+    std::vector<float> logits, first_moment, second_moment;
+  };
+  std::vector<MemberState> members;
+  std::vector<int> live;
+  bool pending_current = false;
+  int member_index(const DeviceTraining* view) const;
 
-  // `trains_now`: also upload the pending training state.
-  void prepare(const Model& model, const Target& target, const RolloutBatch& batch,
-               bool trains_now);
+  // Builds the plan for these inputs if needed and writes their data to the staging buffer.
+  // `trains_now`: the device holds the inputs' members' training state afterwards (uploaded from
+  // the host copies when it held another's).
+  void prepare(std::span<const EpochInput> inputs, bool trains_now);
   void submit(int flags);
-  double loss_sum(int slot) const;  // 0: soft, 1: hard
+  double loss_sum(int slot, int candidate = 0) const;  // slot 0: soft, 1: hard
+  std::vector<DeviceEpoch> train_epochs(std::span<DeviceTraining* const> members,
+                                        std::span<const DeviceEpochRequest> requests) override;
+  // The epochs of `inputs` (their members), with AdamW's settings and the rest of `request`.
+  std::vector<DeviceEpoch> train_together(std::span<const EpochInput> inputs,
+                                          const DeviceEpochRequest& request);
   void upload(Binding b, const void* data, size_t bytes);
   void download(Binding b, void* out, size_t bytes);
   void download_state();
@@ -271,14 +296,15 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   free_fused_pipelines();
   key.reset();
   const ExperimentConfig& cfg = model.config;
-  num_gates = model.num_gates();
+  candidates = new_key.candidates;
+  num_gates = model.num_gates() * candidates;
   num_ops = int(prog.ops.size());
   steps = cfg.steps;
   state_size = geo.state_size();
   cells = uint32_t(geo.cells());
-  const int C = cfg.channels;
+  const int C = cfg.channels * candidates;
 
-  ProgramTables tables = make_program_tables(prog, model);
+  ProgramTables tables = make_program_tables(prog, model, candidates);
   const FusedTables fused_tables = make_fused_tables(prog, tables);
   const bool may_fuse =
       options.fused && fused_tile(std::max(fused_tables.forward_slots, fused_tables.backward_slots),
@@ -309,20 +335,22 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   loss_groups = groups_for(cells);
   if (may_fuse) plan_fused(fused_tables, chunk_cells);
 
-  const std::array<uint64_t, kBindingCount> sizes = binding_bytes(tables, fused_tables,
-                                                                  {.num_gates = uint64_t(num_gates),
-                                                                   .num_ops = uint64_t(num_ops),
-                                                                   .num_rows = prog.num_rows,
-                                                                   .steps = uint64_t(steps),
-                                                                   .state_size = state_size,
-                                                                   .cells = cells,
-                                                                   .plane = uint64_t(geo.plane()),
-                                                                   .channels = uint64_t(C),
-                                                                   .async = cfg.async,
-                                                                   .chunk_cells = chunk_cells,
-                                                                   .blocks = blocks,
-                                                                   .loss_groups = loss_groups,
-                                                                   .fused = fused});
+  const std::array<uint64_t, kBindingCount> sizes =
+      binding_bytes(tables, fused_tables,
+                    {.num_gates = uint64_t(num_gates),
+                     .num_ops = uint64_t(num_ops),
+                     .num_rows = prog.num_rows,
+                     .steps = uint64_t(steps),
+                     .state_size = state_size,
+                     .cells = cells,
+                     .plane = uint64_t(geo.plane()),
+                     .channels = uint64_t(C),
+                     .candidates = uint64_t(candidates),
+                     .async = cfg.async,
+                     .chunk_cells = chunk_cells,
+                     .blocks = blocks,
+                     .loss_groups = loss_groups,
+                     .fused = fused});
   for (uint32_t b = 0; b < kBindingCount; ++b) {
     if (sizes[b] > binding)
       throw vk::VulkanError(fmt::format(
@@ -387,8 +415,11 @@ void VulkanBackend::Impl::plan_fused(const FusedTables& tables, uint32_t largest
   const uint64_t limit = max_groups();
   forward_groups = uint32_t(std::min<uint64_t>(tiles(cells, forward_tile), limit));  // all cells
   hard_groups = uint32_t(std::min<uint64_t>(tiles((cells + 31) / 32, hard_tile), limit));
+  // Each backward workgroup owns a column of per-op partial sums: their buffer must fit a binding
+  // (a population's many ops leave fewer columns).
+  const uint64_t columns = std::max<uint64_t>(max_binding() / (uint64_t(num_ops) * 16), 1);
   backward_groups = uint32_t(std::min<uint64_t>(
-      {tiles(largest_chunk, backward_tile), limit, uint64_t(kMaxFusedBackwardGroups)}));
+      {tiles(largest_chunk, backward_tile), limit, uint64_t(kMaxFusedBackwardGroups), columns}));
   blocks = backward_groups;  // the partial sums' columns: one per backward workgroup
   const auto make = [&](const uint32_t* code, size_t bytes, uint32_t tile, uint32_t slots) {
     return device.create_pipeline(code, bytes, {tile, tile * std::max(slots, 1u)});
@@ -415,11 +446,12 @@ Push VulkanBackend::Impl::base_push() const {
   Push base;
   base.act_stride = chunk_cells;
   base.blocks = blocks;
-  base.channels = uint32_t(key->channels);
+  base.channels = uint32_t(key->channels * candidates);
   base.plane = uint32_t(key->height * key->width);
   base.total_cells = cells;
   base.num_gates = uint32_t(num_gates);
   base.word_stride = (chunk_cells + 31) / 32;
+  base.candidates = uint32_t(candidates);
   return base;
 }
 
@@ -463,7 +495,7 @@ void VulkanBackend::Impl::record_inputs(vk::Recorder& r, int flags) {
 // One chunk's patches gathered and every level run forward (the perception trees in one dispatch
 // when they fit its y dimension).
 void VulkanBackend::Impl::record_forward_chunk(vk::Recorder& r, const Push& push) {
-  const uint32_t C = uint32_t(key->channels);
+  const uint32_t C = uint32_t(key->channels * candidates);
   r.pass(pipelines[kGather], push, uint64_t(9) * C * push.cell_count);
   for (size_t l = 0; l < levels.size(); ++l) {
     if (fuse_perception() && l < perception_levels) {
@@ -478,7 +510,7 @@ void VulkanBackend::Impl::record_forward_chunk(vk::Recorder& r, const Push& push
 // The soft rollout (every step's state kept: steps 0..S), or the hard one (bit-packed, 32 cells a
 // word; two alternating states after the initial one), chunk by chunk, then its loss.
 void VulkanBackend::Impl::record_rollout(vk::Recorder& r, bool hard) {
-  const uint32_t S = uint32_t(state_size), C = uint32_t(key->channels);
+  const uint32_t S = uint32_t(state_size), C = uint32_t(key->channels * candidates);
   const uint32_t hard_base = uint32_t(steps + 1) * S;
   // Fused, the rollouts keep no activations in device memory: one dispatch per step covers every
   // cell, whatever the chunks.
@@ -512,15 +544,16 @@ void VulkanBackend::Impl::record_rollout(vk::Recorder& r, bool hard) {
   Push loss = base_push();
   loss.hard = hard;
   loss.state_in = hard ? hard_base + uint32_t((steps - 1) % 2) * S : uint32_t(steps) * S;
-  loss.loss_slot = hard ? loss_groups : 0;
-  r.pass(pipelines[kLoss], loss, cells);
+  // Each candidate's own row of loss_groups workgroups (loss.comp).
+  loss.loss_slot = hard ? uint32_t(candidates) * loss_groups : 0;
+  r.pass(pipelines[kLoss], loss, uint64_t(candidates) * loss_groups * kGroupSize);
 }
 
 // Back through the steps: each chunk's activations recomputed from the stored state, the levels
 // backward, the patch gradients, then the state gradient scattered to the previous step; finally
 // the per-gate sums reduced in a fixed order.
 void VulkanBackend::Impl::record_backward(vk::Recorder& r) {
-  const uint32_t S = uint32_t(state_size), C = uint32_t(key->channels);
+  const uint32_t S = uint32_t(state_size), C = uint32_t(key->channels * candidates);
   r.fill_zero(buffers[kPartials]);
   r.barrier();
   uint32_t d_out = 0, d_in = S;
@@ -569,7 +602,8 @@ void VulkanBackend::Impl::record_outputs(vk::Recorder& r, int flags) {
     r.copy(buffers[kGateSums], 0, staging, layout.gate_sums, buffers[kGateSums].bytes);
   if (flags & kFinalState)
     r.copy(buffers[kStates], size_t(steps) * S * 4, staging, layout.final_state, S * 4);
-  if (flags & kTrain) r.copy(buffers[kTrainResults], 0, staging, layout.train_results, 8);
+  if (flags & kTrain)
+    r.copy(buffers[kTrainResults], 0, staging, layout.train_results, size_t(candidates) * 8);
   r.barrier(VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_HOST_BIT);
 }
 
@@ -604,62 +638,113 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
 }
 
 VulkanBackend::VulkanBackend(VulkanBackendOptions options)
-    : impl_(std::make_unique<Impl>(options)) {}
-VulkanBackend::~VulkanBackend() = default;
+    : VulkanBackend(std::make_shared<Impl>(options), 0) {}
+
+VulkanBackend::VulkanBackend(std::shared_ptr<Impl> impl, int member)
+    : impl_(std::move(impl)), member_(member) {
+  if (impl_->members.size() <= size_t(member)) impl_->members.resize(size_t(member) + 1);
+  impl_->members[size_t(member)].view = this;
+}
+
+VulkanBackend::~VulkanBackend() {
+  Impl::MemberState& mine = impl_->members[size_t(member_)];
+  mine = {};  // its state is gone; the device's copy is never read again
+}
+
+std::unique_ptr<VulkanBackend> VulkanBackend::add_member() {
+  return std::unique_ptr<VulkanBackend>(new VulkanBackend(impl_, int(impl_->members.size())));
+}
 
 std::string VulkanBackend::name() const { return "vulkan (" + impl_->device.name() + ")"; }
 int VulkanBackend::validation_errors() const { return impl_->instance.validation_errors(); }
 const VulkanProfile& VulkanBackend::profile() const { return impl_->profile; }
 
-// Builds the plan for this model and batch if needed and writes the epoch's inputs (initial
-// states, masks, target) to the staging buffer.
-void VulkanBackend::Impl::prepare(const Model& model, const Target& target,
-                                  const RolloutBatch& batch, bool trains_now) {
-  if (model.config.loss_steps != 1)  // the loss shaders compare the last state only
-    throw ConfigError(
-        "loss_steps: a loss over several steps is not available on the Vulkan backend yet (use the "
-        "CPU backend)");
-  const ExperimentConfig& cfg = model.config;
-  if (batch.batch <= 0 || !batch.initial_state) throw std::invalid_argument("rollout: empty batch");
-  if (cfg.async && !batch.fire_masks)
-    throw std::invalid_argument("rollout: async config without fire masks");
-  const CellProgram prog = build_cell_program(model);
-  PlanKey new_key{prog.ops,     prog.output_rows, batch.batch,  cfg.height, cfg.width,
-                  cfg.channels, cfg.steps,        cfg.periodic, cfg.async,  cfg.loss_channels};
+int VulkanBackend::Impl::member_index(const DeviceTraining* view) const {
+  for (size_t m = 0; m < members.size(); ++m)
+    if (members[m].view == view) return int(m);
+  throw std::invalid_argument("vulkan backend: a population's member is not one of its backends");
+}
+
+void VulkanBackend::Impl::prepare(std::span<const EpochInput> inputs, bool trains_now) {
+  const Model& first = *inputs[0].model;
+  const ExperimentConfig& cfg = first.config;
+  for (const EpochInput& in : inputs) {
+    const ExperimentConfig& c = in.model->config;
+    if (c.loss_steps != 1)  // the loss shaders compare the last state only
+      throw ConfigError(
+          "loss_steps: a loss over several steps is not available on the Vulkan backend yet (use "
+          "the CPU backend)");
+    if (in.batch.batch <= 0 || !in.batch.initial_state)
+      throw std::invalid_argument("rollout: empty batch");
+    if (c.async && !in.batch.fire_masks)
+      throw std::invalid_argument("rollout: async config without fire masks");
+    if (in.batch.batch != inputs[0].batch.batch || c.height != cfg.height || c.width != cfg.width ||
+        c.steps != cfg.steps || c.periodic != cfg.periodic || c.async != cfg.async ||
+        c.loss_channels != cfg.loss_channels || c.gates != cfg.gates)
+      throw std::invalid_argument("vulkan backend: a population's candidates differ in shape");
+  }
+  std::vector<const Model*> models;
+  for (const EpochInput& in : inputs) models.push_back(in.model);
+  const CellProgram prog = population_program(models);
+  const int K = int(inputs.size()), C = cfg.channels;
+  PlanKey new_key{
+      prog.ops,  prog.output_rows, K,         inputs[0].batch.batch, cfg.height, cfg.width, C,
+      cfg.steps, cfg.periodic,     cfg.async, cfg.loss_channels};
   if (!key || !(*key == new_key)) {
-    if (device_state_live) {  // keep the training state across the rebuild
-      download_state();
-      device_state_live = false;
-    }
+    download_state();  // keep the training state across the rebuild
+    live.clear();
     const GridGeometry geo =
-        make_grid_geometry(batch.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
-    build_plan(std::move(new_key), prog, model, geo);
+        make_grid_geometry(inputs[0].batch.batch, cfg.height, cfg.width, K * C, cfg.periodic);
+    build_plan(std::move(new_key), prog, first, geo);
   }
   gate_parameters = parameters_per_gate(cfg.gates);
   // Uploads through the staging buffer overwrite the epoch's inputs: they go first.
-  if (!device_state_live && trains_now) {
-    const size_t n = size_t(num_gates) * size_t(gate_parameters);
-    if (pending_logits.size() != n || pending_m.size() != n || pending_v.size() != n)
-      throw std::logic_error("train_epoch: no training state uploaded for this model");
-    std::vector<float> moments(pending_m);
-    moments.insert(moments.end(), pending_v.begin(), pending_v.end());
-    upload(kLogits, pending_logits.data(), n * 4);
+  std::vector<int> wanted;
+  for (const EpochInput& in : inputs) wanted.push_back(in.member);
+  if (trains_now && live != wanted) {
+    download_state();
+    const size_t n = size_t(num_gates / K) * size_t(gate_parameters);
+    std::vector<float> logits, moments;
+    for (const int m : wanted) {
+      const MemberState& state = members[size_t(m)];
+      if (state.logits.size() != n || state.first_moment.size() != n ||
+          state.second_moment.size() != n)
+        throw std::logic_error("train_epoch: no training state uploaded for this model");
+      logits.insert(logits.end(), state.logits.begin(), state.logits.end());
+    }
+    for (const int m : wanted)
+      moments.insert(moments.end(), members[size_t(m)].first_moment.begin(),
+                     members[size_t(m)].first_moment.end());
+    for (const int m : wanted)
+      moments.insert(moments.end(), members[size_t(m)].second_moment.begin(),
+                     members[size_t(m)].second_moment.end());
+    upload(kLogits, logits.data(), logits.size() * 4);
     upload(kMoments, moments.data(), moments.size() * 4);
-    device_state_live = true;
+    live = wanted;
+    pending_current = true;
   }
+  // Inputs in the merged layout: states [batch][candidate][channel][y][x], masks
+  // [step][candidate][y][x], the target as the states.
   char* mapped = static_cast<char*>(staging.mapped);
-  std::memcpy(mapped + layout.initial_state, batch.initial_state, state_size * 4);
-  if (cfg.async)
-    std::memcpy(mapped + layout.masks, batch.fire_masks,
-                size_t(cfg.steps) * cfg.height * cfg.width);
+  const size_t plane = size_t(cfg.height) * size_t(cfg.width), one = size_t(C) * plane;
+  float* state = reinterpret_cast<float*>(mapped + layout.initial_state);
   float* target_values = reinterpret_cast<float*>(mapped + layout.target);
-  const int plane = cfg.height * cfg.width;
-  for (int b = 0; b < batch.batch; ++b)
-    for (int c : cfg.loss_channels)
-      for (int y = 0; y < cfg.height; ++y)
-        for (int x = 0; x < cfg.width; ++x)
-          target_values[(size_t(b) * cfg.channels + c) * plane + y * cfg.width + x] =
-              target.at(b, c, y, x);
+  for (int k = 0; k < K; ++k) {
+    const EpochInput& in = inputs[size_t(k)];
+    for (int b = 0; b < in.batch.batch; ++b) {
+      std::memcpy(state + (size_t(b) * K + size_t(k)) * one, in.batch.initial_state + b * one,
+                  one * 4);
+      for (int c : cfg.loss_channels)
+        for (int y = 0; y < cfg.height; ++y)
+          for (int x = 0; x < cfg.width; ++x)
+            target_values[(size_t(b) * K + size_t(k)) * one + size_t(c) * plane +
+                          size_t(y) * cfg.width + x] = in.target->at(b, c, y, x);
+    }
+    if (cfg.async)
+      for (int step = 0; step < cfg.steps; ++step)
+        std::memcpy(mapped + layout.masks + (size_t(step) * K + size_t(k)) * plane,
+                    in.batch.fire_masks + size_t(step) * plane, plane);
+  }
 }
 
 // Submits the command buffer for `flags` (recording it the first time) and waits.
@@ -671,6 +756,8 @@ void VulkanBackend::Impl::submit(int flags) {
   profile.chunks = int(chunks);
   profile.fused = fused;
   profile.tile_cells = fused ? int(backward_tile) : 0;
+  profile.candidates = candidates;
+  if (flags & kTrain) pending_current = false;
   profile.phase_ms.clear();
   if (!(flags & kProfile)) return;
   const auto& names = phase_names[flags];
@@ -684,11 +771,12 @@ void VulkanBackend::Impl::submit(int flags) {
     profile.phase_ms.push_back({names[i], double(stamps[i + 1] - stamps[i]) * period_ms});
 }
 
-double VulkanBackend::Impl::loss_sum(int slot) const {
+double VulkanBackend::Impl::loss_sum(int slot, int candidate) const {
   const float* losses =
-      reinterpret_cast<const float*>(static_cast<const char*>(staging.mapped) + layout.losses);
+      reinterpret_cast<const float*>(static_cast<const char*>(staging.mapped) + layout.losses) +
+      (size_t(slot) * size_t(candidates) + size_t(candidate)) * loss_groups;
   double sum = 0;
-  for (uint32_t g = 0; g < loss_groups; ++g) sum += losses[size_t(slot) * loss_groups + g];
+  for (uint32_t g = 0; g < loss_groups; ++g) sum += losses[g];
   return sum;
 }
 
@@ -701,20 +789,30 @@ void VulkanBackend::Impl::upload(Binding b, const void* data, size_t bytes) {
   device.upload_staged(staging, data, buffers[b], 0, bytes);
 }
 
+// The live members' training state to their host copies (nothing when those are current).
 void VulkanBackend::Impl::download_state() {
-  const size_t n = size_t(num_gates) * size_t(gate_parameters);
-  pending_logits.resize(n);
-  std::vector<float> moments(2 * n);
-  download(kLogits, pending_logits.data(), n * 4);
-  download(kMoments, moments.data(), 2 * n * 4);
-  pending_m.assign(moments.begin(), moments.begin() + long(n));
-  pending_v.assign(moments.begin() + long(n), moments.end());
+  if (live.empty() || pending_current) return;
+  const size_t K = live.size(), n = size_t(num_gates) * size_t(gate_parameters) / K;
+  std::vector<float> logits(K * n), moments(2 * K * n);
+  download(kLogits, logits.data(), logits.size() * 4);
+  download(kMoments, moments.data(), moments.size() * 4);
+  for (size_t k = 0; k < K; ++k) {
+    MemberState& state = members[size_t(live[k])];
+    const auto part = [&](const std::vector<float>& all, size_t offset) {
+      return std::vector<float>(all.begin() + long(offset), all.begin() + long(offset + n));
+    };
+    state.logits = part(logits, k * n);
+    state.first_moment = part(moments, k * n);
+    state.second_moment = part(moments, (K + k) * n);
+  }
+  pending_current = true;
 }
 
 RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
                                      const RolloutBatch& batch, const RolloutRequest& request) {
   Impl& I = *impl_;
-  I.prepare(model, target, batch, false);
+  const EpochInput input{&model, &target, batch, -1};
+  I.prepare({&input, 1}, false);
   // The host's parameters: soft and hard coefficients.
   char* staging = static_cast<char*>(I.staging.mapped);
   std::vector<float> noisy;
@@ -751,22 +849,59 @@ DeviceTraining* VulkanBackend::device_training() {
   return impl_->options.train_on_device ? this : nullptr;
 }
 
+DevicePopulation* VulkanBackend::population() { return impl_.get(); }
+
 void VulkanBackend::upload_training_state(const Model& model,
                                           const std::vector<float>& first_moment,
                                           const std::vector<float>& second_moment) {
   Impl& I = *impl_;
-  I.pending_logits = model.logits;
-  I.pending_m = first_moment;
-  I.pending_v = second_moment;
-  I.device_state_live = false;  // uploaded by the next train_epoch, once the plan exists
+  // The device's copy of this member goes stale: the others' are kept on the host first, and
+  // the next epoch uploads every member it trains.
+  if (std::find(I.live.begin(), I.live.end(), member_) != I.live.end()) {
+    I.download_state();
+    I.live.clear();
+  }
+  Impl::MemberState& state = I.members[size_t(member_)];
+  state.logits = model.logits;
+  state.first_moment = first_moment;
+  state.second_moment = second_moment;
 }
 
-DeviceEpoch VulkanBackend::train_epoch(const Model& model, const AdamWSettings& settings,
-                                       int64_t step, double forward_temperature,
-                                       const std::vector<float>* logit_noise, const Target& target,
-                                       const RolloutBatch& batch) {
-  Impl& I = *impl_;
-  I.prepare(model, target, batch, true);
+DeviceEpoch VulkanBackend::train_epoch(const DeviceEpochRequest& request) {
+  DeviceTraining* self = this;
+  return impl_->train_epochs({&self, 1}, {&request, 1})[0];
+}
+
+std::vector<DeviceEpoch> VulkanBackend::Impl::train_epochs(
+    std::span<DeviceTraining* const> trained, std::span<const DeviceEpochRequest> requests) {
+  if (trained.size() != requests.size() || trained.empty())
+    throw std::invalid_argument("train_epochs: one request per member");
+  // Members train together when the one set of optimiser scalars serves them all (always so for
+  // the candidates of one run); otherwise each in its own submission.
+  const DeviceEpochRequest& first = requests[0];
+  const auto same_scalars = [&](const DeviceEpochRequest& r) {
+    const AdamWSettings &a = r.settings, &b = first.settings;
+    return r.step == first.step && r.forward_temperature == first.forward_temperature &&
+           (r.logit_noise != nullptr) == (first.logit_noise != nullptr) &&
+           a.learning_rate == b.learning_rate && a.beta1 == b.beta1 && a.beta2 == b.beta2 &&
+           a.eps == b.eps && a.weight_decay == b.weight_decay && a.clip == b.clip;
+  };
+  std::vector<EpochInput> inputs;
+  for (size_t k = 0; k < trained.size(); ++k)
+    inputs.push_back({requests[k].model, requests[k].target, requests[k].batch,
+                      member_index(trained[k]), requests[k].logit_noise});
+  if (std::all_of(requests.begin(), requests.end(), same_scalars))
+    return train_together(inputs, first);
+  std::vector<DeviceEpoch> out;
+  for (size_t k = 0; k < inputs.size(); ++k)
+    out.push_back(train_together({&inputs[k], 1}, requests[k])[0]);
+  return out;
+}
+
+std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(std::span<const EpochInput> inputs,
+                                                             const DeviceEpochRequest& request) {
+  prepare(inputs, true);
+  const AdamWSettings& settings = request.settings;
   const float scalars[kOptimizerScalarCount] = {
       settings.learning_rate,
       settings.beta1,
@@ -774,33 +909,43 @@ DeviceEpoch VulkanBackend::train_epoch(const Model& model, const AdamWSettings& 
       settings.eps,
       settings.weight_decay,
       settings.clip,
-      1.0f - std::pow(settings.beta1, float(step)),
-      1.0f - std::pow(settings.beta2, float(step)),
-      float(1.0 / forward_temperature),
-      logit_noise ? 1.0f : 0.0f,
-      model.config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
-  char* staging = static_cast<char*>(I.staging.mapped);
-  std::memcpy(staging + I.layout.optimizer, scalars, sizeof(scalars));
-  if (logit_noise) {
-    if (logit_noise->size() != model.logits.size())
-      throw std::invalid_argument("train_epoch: logit noise does not match the logits");
-    std::memcpy(staging + I.layout.noise, logit_noise->data(), logit_noise->size() * 4);
+      1.0f - std::pow(settings.beta1, float(request.step)),
+      1.0f - std::pow(settings.beta2, float(request.step)),
+      float(1.0 / request.forward_temperature),
+      request.logit_noise ? 1.0f : 0.0f,
+      request.model->config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
+  char* mapped = static_cast<char*>(staging.mapped);
+  std::memcpy(mapped + layout.optimizer, scalars, sizeof(scalars));
+  const bool noise = request.logit_noise != nullptr;
+  if (noise) {  // each member's noise, laid out as its logits, in the plan's candidate order
+    size_t at = layout.noise;
+    for (const EpochInput& in : inputs) {
+      if (in.logit_noise->size() != in.model->logits.size())
+        throw std::invalid_argument("train_epoch: logit noise does not match the logits");
+      std::memcpy(mapped + at, in.logit_noise->data(), in.logit_noise->size() * 4);
+      at += in.logit_noise->size() * 4;
+    }
   }
-  const bool profiling = I.options.profile && I.queries;
-  I.submit(kGradient | kHard | kTrain | (logit_noise ? kNoise : 0) | (profiling ? kProfile : 0));
-  uint32_t results[2];
-  std::memcpy(results, staging + I.layout.train_results, sizeof(results));
-  return {I.loss_sum(0), I.loss_sum(1), int(results[0]), results[1] == 0};
+  const bool profiling = options.profile && queries;
+  submit(kGradient | kHard | kTrain | (noise ? kNoise : 0) | (profiling ? kProfile : 0));
+  std::vector<uint32_t> results(2 * inputs.size());
+  std::memcpy(results.data(), mapped + layout.train_results, results.size() * 4);
+  std::vector<DeviceEpoch> out;
+  for (size_t k = 0; k < inputs.size(); ++k)
+    out.push_back(
+        {loss_sum(0, int(k)), loss_sum(1, int(k)), int(results[2 * k]), results[2 * k + 1] == 0});
+  return out;
 }
 
 void VulkanBackend::download_training_state(std::vector<float>& logits,
                                             std::vector<float>& first_moment,
                                             std::vector<float>& second_moment) {
   Impl& I = *impl_;
-  if (I.device_state_live) I.download_state();
-  logits = I.pending_logits;
-  first_moment = I.pending_m;
-  second_moment = I.pending_v;
+  if (std::find(I.live.begin(), I.live.end(), member_) != I.live.end()) I.download_state();
+  const Impl::MemberState& state = I.members[size_t(member_)];
+  logits = state.logits;
+  first_moment = state.first_moment;
+  second_moment = state.second_moment;
 }
 
 std::vector<VulkanDeviceInfo> list_vulkan_devices() {

@@ -30,11 +30,9 @@ void VulkanBackend::upload_training_state(const Model&, const std::vector<float>
                                           const std::vector<float>&) {
   not_built();
 }
-DeviceEpoch VulkanBackend::train_epoch(const Model&, const AdamWSettings&, int64_t, double,
-                                       const std::vector<float>*, const Target&,
-                                       const RolloutBatch&) {
-  not_built();
-}
+DeviceEpoch VulkanBackend::train_epoch(const DeviceEpochRequest&) { not_built(); }
+std::unique_ptr<VulkanBackend> VulkanBackend::add_member() { not_built(); }
+DevicePopulation* VulkanBackend::population() { return nullptr; }
 void VulkanBackend::download_training_state(std::vector<float>&, std::vector<float>&,
                                             std::vector<float>&) {
   not_built();

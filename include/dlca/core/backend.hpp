@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,21 @@ struct DeviceEpoch {
   bool finite_gradient = true;  // false: the AdamW step was skipped
 };
 
+// One candidate's epoch on a device: its parameters (Model::logits as the trainer has them; on
+// the device they are the uploaded ones), AdamW's settings and 1-based step number (for the bias
+// corrections), forward_temperature and logit_noise as in RolloutRequest, and its data.
+struct DeviceEpochRequest {
+  const Model* model = nullptr;
+  AdamWSettings settings;
+  int64_t step = 1;
+  double forward_temperature = 1.0;
+  const std::vector<float>* logit_noise = nullptr;
+  const Target* target = nullptr;
+  RolloutBatch batch;
+};
+
+class DevicePopulation;
+
 // An optional part of a backend: training with the logits and AdamW's moments kept on its device
 // (the Vulkan backend). The trainer uploads them once (and after a restore), runs whole epochs
 // there (rollout, gradient, AdamW) and downloads them only when it needs them (saving, the end of
@@ -55,13 +71,23 @@ class DeviceTraining {
   virtual ~DeviceTraining() = default;
   virtual void upload_training_state(const Model& model, const std::vector<float>& first_moment,
                                      const std::vector<float>& second_moment) = 0;
-  // `step` is AdamW's 1-based step number for the bias corrections; forward_temperature and
-  // logit_noise as in RolloutRequest.
-  virtual DeviceEpoch train_epoch(const Model& model, const AdamWSettings& settings, int64_t step,
-                                  double forward_temperature, const std::vector<float>* logit_noise,
-                                  const Target& target, const RolloutBatch& batch) = 0;
+  virtual DeviceEpoch train_epoch(const DeviceEpochRequest& request) = 0;
   virtual void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
                                        std::vector<float>& second_moment) = 0;
+  // The population this is a member of, when it has one: the candidates of a multi-start whose
+  // backends share a device (VulkanBackend::add_member). Null: none.
+  virtual DevicePopulation* population() { return nullptr; }
+};
+
+// Members of one population train their epochs together: one submission, the same dispatches as
+// one member's epoch, each member's results as its train_epoch would give them (the candidate as
+// an outer batch dimension of parameters, moments, wiring and states).
+class DevicePopulation {
+ public:
+  virtual ~DevicePopulation() = default;
+  // requests[i] is the epoch of members[i] (distinct members of this population, any subset).
+  virtual std::vector<DeviceEpoch> train_epochs(std::span<DeviceTraining* const> members,
+                                                std::span<const DeviceEpochRequest> requests) = 0;
 };
 
 class Backend {

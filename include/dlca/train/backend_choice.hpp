@@ -37,7 +37,7 @@ struct DeviceChoice {
 };
 DeviceChoice choose_device(const std::string& kind, int requested);
 
-// "vulkan profile (last epoch): N dispatches, 1 submit, ...; upload x ms, forward y ms, ..."
+// "vulkan profile (last epoch): N dispatches[ for K candidates], 1 submit, ..., upload x ms, ..."
 std::string describe_profile(const VulkanProfile& profile);
 
 // One line per Vulkan device ("0: NVIDIA H100 (discrete GPU, Vulkan 1.3.277, 79.6 GiB)").

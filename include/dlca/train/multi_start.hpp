@@ -60,7 +60,10 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
                                                const std::string& resumed_path = "");
 
 // Runs one epoch of every candidate: in parallel in `arena` when they train on the host's threads
-// (each on its own backend's share of them), one after the other on a device.
+// (each on its own backend's share of them); together, in one submission, when they are members
+// of one device population (VulkanBackend::add_member); else one after the other on a device.
+// A candidate whose epoch diverged throws TrainingDiverged after the others' epochs are recorded.
+// A member whose epoch fails (TrainingDiverged) fails the call, as on the host.
 std::vector<EpochStats> run_candidate_epochs(std::span<Trainer* const> candidates,
                                              tbb::task_arena& arena);
 

@@ -2,6 +2,7 @@
 // the backend's rollout (soft loss, hard loss, gradient) and takes one AdamW step.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -34,6 +35,15 @@ class Trainer {
  public:
   Trainer(Model model, const Task& task, Backend& backend);
   EpochStats run_epoch();
+  // An epoch on the device in two halves around the device's work, so that the members of a
+  // population train their epochs together (run_candidate_epochs): begin_device_epoch draws the
+  // epoch's data (and uploads the state when the host's is newer) and returns what the device
+  // needs; finish_device_epoch checks and records the device's result. run_epoch is the two
+  // around DeviceTraining::train_epoch. Throws std::logic_error unless on_device().
+  DeviceEpochRequest begin_device_epoch();
+  EpochStats finish_device_epoch(const DeviceEpoch& result);
+  // The backend's device part (null when training on the host).
+  DeviceTraining* device() const { return device_; }
   // The parameters and optimiser state; when training on a device, downloaded first if stale.
   const Model& model() const {
     sync_from_device();
@@ -76,6 +86,11 @@ class Trainer {
  private:
   void sync_from_device() const;
   void prepare_data(int64_t epoch);  // data_ and masks_ of an epoch
+  // The parts of an epoch shared by the host and the device: its data, temperature, noise and
+  // undo snapshot; the batch of that data; the stats recorded.
+  void begin_epoch();
+  RolloutBatch epoch_batch() const;
+  EpochStats finish_epoch(double soft_loss, double hard_loss, int active_gates);
 
   mutable Model model_;
   const Task& task_;
@@ -93,6 +108,9 @@ class Trainer {
   jax::EpochKeys jax_rollout_keys_;  // the notebook's per-epoch rollout keys (async masks)
   std::vector<uint8_t> masks_;       // this epoch's async fire masks
   std::vector<float> noise_;         // this epoch's logit noise (scaled), when on
+  bool noise_used_ = false;          // noise_ is this epoch's
+  double temperature_ = 1.0;         // this epoch's forward temperature
+  std::chrono::steady_clock::time_point epoch_start_;
   bool keep_undo_ = false;
   struct Snapshot {
     int64_t steps = -1;  // -1: none kept for the last epoch

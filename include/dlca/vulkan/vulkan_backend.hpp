@@ -60,9 +60,15 @@ struct VulkanProfile {
   int dispatches = 0, submits = 0, chunks = 0;
   bool fused = false;  // the fused step kernels ran (else the level-by-level path)
   int tile_cells = 0;  // cells per tile of the fused backward kernel
+  int candidates = 1;  // models the epoch served (a population's members trained together)
   std::vector<std::pair<std::string, double>> phase_ms;
 };
 
+// A backend on one Vulkan device. Backends made by add_member form a population: they share the
+// device, and the epochs of several members run together (DevicePopulation, through
+// run_candidate_epochs) in one submission and the same dispatches as one member's epoch, each
+// member's results those of training it alone (within float summation order when the merged
+// program splits its cells into other chunks).
 class VulkanBackend : public Backend, private DeviceTraining {
  public:
   explicit VulkanBackend(VulkanBackendOptions options = {});
@@ -72,20 +78,23 @@ class VulkanBackend : public Backend, private DeviceTraining {
                         const RolloutRequest& request) override;
   // Non-null when the options train on the device (VulkanBackendOptions::train_on_device).
   DeviceTraining* device_training() override;
+  // Another member of this backend's population (same device and options).
+  std::unique_ptr<VulkanBackend> add_member();
   int validation_errors() const;
   const VulkanProfile& profile() const;
 
  private:
+  struct Impl;
+  VulkanBackend(std::shared_ptr<Impl> impl, int member);
   void upload_training_state(const Model& model, const std::vector<float>& first_moment,
                              const std::vector<float>& second_moment) override;
-  DeviceEpoch train_epoch(const Model& model, const AdamWSettings& settings, int64_t step,
-                          double forward_temperature, const std::vector<float>* logit_noise,
-                          const Target& target, const RolloutBatch& batch) override;
+  DeviceEpoch train_epoch(const DeviceEpochRequest& request) override;
   void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
                                std::vector<float>& second_moment) override;
+  DevicePopulation* population() override;
 
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::shared_ptr<Impl> impl_;
+  int member_ = 0;  // this backend's index in the population
 };
 
 }  // namespace dlca

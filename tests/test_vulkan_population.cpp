@@ -1,0 +1,83 @@
+// The candidates of a multi-start trained together on one Vulkan device (a population: one
+// submission, the dispatches of one candidate's epoch) against each trained alone: the same
+// losses, active gates, parameters and moments, epoch by epoch; synchronous and asynchronous
+// steps (each candidate its own fire masks), logit noise and input-wise gates; a rollout in
+// between and undo snapshots change nothing.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <memory>
+
+#include <tbb/task_arena.h>
+
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/multi_start.hpp"
+#include "dlca/train/trainer.hpp"
+#include "dlca/vulkan/vulkan_backend.hpp"
+#include "optional_parts.hpp"
+#include "test_helpers.hpp"
+#include "vulkan_driver.hpp"
+
+using namespace dlca;
+
+TEST_CASE("Vulkan population: candidates trained together equal each trained alone") {
+  DLCA_SKIP_IF(testing::vulkan_missing());
+  for (const int variant : {0, 1, 2}) {
+    CAPTURE(variant);
+    ExperimentConfig run = testing::small_checkerboard();
+    run.starts = 4 - variant;
+    if (variant == 1) {  // async, logit noise from epoch 3
+      run.async = true;
+      run.fire_rate = 0.6f;
+      run.noise = 0.5f;
+      run.noise_start = 3;
+    }
+    if (variant == 2) run.gates = GateKind::kInputWise;
+    VulkanBackendOptions options;
+    options.validation = true;
+    std::vector<std::unique_ptr<CheckerboardTask>> tasks;
+    std::vector<std::unique_ptr<VulkanBackend>> together, alone;
+    std::vector<std::unique_ptr<Trainer>> population, single;
+    together.push_back(std::make_unique<VulkanBackend>(options));
+    for (int k = 0; k < run.starts; ++k) {
+      const ExperimentConfig c = start_config(run, k);
+      tasks.push_back(std::make_unique<CheckerboardTask>(c));
+      if (k > 0) together.push_back(together[0]->add_member());
+      alone.push_back(std::make_unique<VulkanBackend>(options));
+      population.push_back(std::make_unique<Trainer>(make_model(c), *tasks[k], *together[k]));
+      single.push_back(std::make_unique<Trainer>(make_model(c), *tasks[k], *alone[k]));
+      population[k]->keep_undo_state(variant == 1);  // a download of the state before each epoch
+    }
+    std::vector<Trainer*> trainers;
+    for (auto& t : population) trainers.push_back(t.get());
+    tbb::task_arena arena(1);
+    for (int epoch = 0; epoch < 8; ++epoch) {
+      CAPTURE(epoch);
+      if (epoch == 4 && !run.async) {  // a rollout of candidate 1's parameters on its device
+        const Model m = population[1]->model();
+        TaskBatch data;
+        tasks[1]->make_batch(0, data);
+        const RolloutResult r = together[1]->rollout(
+            m, data.target, {run.batch, data.initial_states.data(), nullptr}, {.gradient = false});
+        CHECK(std::isfinite(r.soft_loss));
+      }
+      const std::vector<EpochStats> both = run_candidate_epochs(trainers, arena);
+      CHECK(together[0]->profile().candidates == run.starts);
+      for (int k = 0; k < run.starts; ++k) {
+        CAPTURE(k);
+        const EpochStats a = single[k]->run_epoch();
+        CHECK(both[k].soft_loss == a.soft_loss);
+        CHECK(both[k].hard_loss == a.hard_loss);
+        CHECK(both[k].active_gates == a.active_gates);
+      }
+      // The dispatches of one candidate's epoch serve them all.
+      CHECK(together[0]->profile().dispatches <= alone[0]->profile().dispatches + 2);
+    }
+    for (int k = 0; k < run.starts; ++k) {
+      CAPTURE(k);
+      CHECK(population[k]->model().logits == single[k]->model().logits);
+      CHECK(population[k]->optimizer().second_moment() == single[k]->optimizer().second_moment());
+    }
+    CHECK(together[0]->validation_errors() == 0);
+  }
+}
