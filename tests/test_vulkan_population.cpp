@@ -2,7 +2,8 @@
 // submission, the dispatches of one candidate's epoch) against each trained alone: the same
 // losses, active gates, parameters and moments, epoch by epoch; synchronous and asynchronous
 // steps (each candidate its own fire masks), logit noise and input-wise gates; a rollout in
-// between and undo snapshots change nothing.
+// between, undo snapshots and one candidate's undone epoch (its state uploaded while the others'
+// live on the device; the candidates then train apart, their steps differing) change nothing.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -46,7 +47,9 @@ TEST_CASE("Vulkan population: candidates trained together equal each trained alo
       alone.push_back(std::make_unique<VulkanBackend>(options));
       population.push_back(std::make_unique<Trainer>(make_model(c), *tasks[k], *together[k]));
       single.push_back(std::make_unique<Trainer>(make_model(c), *tasks[k], *alone[k]));
-      population[k]->keep_undo_state(variant == 1);  // a download of the state before each epoch
+      // A download of the state before each epoch, and an undo of one member's epoch below.
+      population[k]->keep_undo_state(variant == 1);
+      single[k]->keep_undo_state(variant == 1);
     }
     std::vector<Trainer*> trainers;
     for (auto& t : population) trainers.push_back(t.get());
@@ -61,8 +64,13 @@ TEST_CASE("Vulkan population: candidates trained together equal each trained alo
             m, data.target, {run.batch, data.initial_states.data(), nullptr}, {.gradient = false});
         CHECK(std::isfinite(r.soft_loss));
       }
+      if (epoch == 5 && variant == 1) {  // candidate 1 takes its last epoch back (a live upload)
+        population[1]->undo_last_epoch();
+        single[1]->undo_last_epoch();
+      }
       const std::vector<EpochStats> both = run_candidate_epochs(trainers, arena);
-      CHECK(together[0]->profile().candidates == run.starts);
+      // After the undo, candidate 1's AdamW step differs from the others': each trains alone.
+      CHECK(together[0]->profile().candidates == (variant == 1 && epoch >= 5 ? 1 : run.starts));
       for (int k = 0; k < run.starts; ++k) {
         CAPTURE(k);
         const EpochStats a = single[k]->run_epoch();
@@ -72,11 +80,14 @@ TEST_CASE("Vulkan population: candidates trained together equal each trained alo
       }
       // The dispatches of one candidate's epoch serve them all.
       CHECK(together[0]->profile().dispatches <= alone[0]->profile().dispatches + 2);
+      if (epoch == 5 && variant == 1) CHECK(population[1]->history().size() == 5);
     }
     for (int k = 0; k < run.starts; ++k) {
       CAPTURE(k);
       CHECK(population[k]->model().logits == single[k]->model().logits);
+      CHECK(population[k]->optimizer().first_moment() == single[k]->optimizer().first_moment());
       CHECK(population[k]->optimizer().second_moment() == single[k]->optimizer().second_moment());
+      CHECK(population[k]->epoch() == single[k]->epoch());
     }
     CHECK(together[0]->validation_errors() == 0);
   }

@@ -13,6 +13,7 @@
 #include "dlca/core/model.hpp"
 #include "test_helpers.hpp"
 #include "vulkan/fused_tables.hpp"
+#include "vulkan/population_program.hpp"
 #include "vulkan/program_tables.hpp"
 
 using namespace dlca;
@@ -260,4 +261,80 @@ TEST_CASE("fused tables refuse a program that reads a row before it is written")
   CHECK(fused_tile(100, 32768, 64) == 64);
   CHECK(fused_tile(1000, 32768, 64) == 8);
   CHECK(fused_tile(9000, 32768, 64) == 0);
+}
+
+namespace {
+
+// Runs a program on one cell with boolean gates (gate g computes the op whose truth table is the
+// 4 bits of g mod 16) from the given patch rows; returns every row.
+std::vector<uint8_t> run_boolean(const CellProgram& prog, const std::vector<uint8_t>& patches) {
+  std::vector<uint8_t> rows(prog.num_rows, 0);
+  std::copy(patches.begin(), patches.end(), rows.begin());
+  for (const GateOp& op : prog.ops)
+    rows[op.out] = uint8_t(((op.gate % 16) >> (rows[op.a] * 2 + rows[op.b])) & 1);
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("a population's merged program gives each candidate what its own program gives") {
+  // Three candidates of the small checkerboard (their own wirings): the merged program over 3 x C
+  // channels, run on one cell with random patches per candidate, ends with each candidate's
+  // output rows equal to its own program's; its tables have every level, channel, gate and loss
+  // channel three times, and the buffers that hold per-candidate results grow with it.
+  const ExperimentConfig run = testing::small_checkerboard();
+  std::vector<Model> models;
+  for (int k = 0; k < 3; ++k) {
+    ExperimentConfig c = run;
+    c.seed = 100 + uint64_t(k);
+    models.push_back(make_model(c));
+  }
+  const std::vector<const Model*> members = {&models[0], &models[1], &models[2]};
+  const CellProgram merged = population_program(members);
+  const int C = run.channels, K = 3;
+  REQUIRE(merged.channels == K * C);
+  REQUIRE(merged.output_rows.size() == size_t(K * C));
+  std::mt19937 random(7);
+  std::vector<uint8_t> all_patches(size_t(9 * K * C));
+  for (auto& v : all_patches) v = uint8_t(random() & 1);
+  const std::vector<uint8_t> merged_rows = run_boolean(merged, all_patches);
+  for (int k = 0; k < K; ++k) {
+    CAPTURE(k);
+    const CellProgram own = build_cell_program(models[size_t(k)]);
+    std::vector<uint8_t> own_patches(all_patches.begin() + 9 * k * C,
+                                     all_patches.begin() + 9 * (k + 1) * C);
+    // Gate indices are offset by k G in the merged program: the boolean stand-in must see the
+    // same op, so run the candidate's own program with its gates shifted alike.
+    CellProgram shifted = own;
+    for (GateOp& op : shifted.ops) op.gate += uint32_t(k * models[0].num_gates());
+    const std::vector<uint8_t> own_rows = run_boolean(shifted, own_patches);
+    for (int c = 0; c < C; ++c)
+      CHECK(merged_rows[merged.output_rows[size_t(k * C + c)]] == own_rows[own.output_rows[c]]);
+  }
+  const ProgramTables one = make_program_tables(build_cell_program(models[0]), models[0]);
+  const ProgramTables three = make_program_tables(merged, models[0], K);
+  REQUIRE(three.levels.size() == one.levels.size());
+  for (size_t l = 0; l < one.levels.size(); ++l)
+    CHECK(three.levels[l].second == 3 * one.levels[l].second);
+  CHECK(three.perception_trees == 3 * one.perception_trees);
+  const size_t G = size_t(models[0].num_gates());
+  CHECK(three.gate_ops.size() - (3 * G + 1) == 3 * (one.gate_ops.size() - (G + 1)));
+  CHECK(three.program_info[size_t(K * C)] == 3 * run.loss_channels.size());
+  PlanShape shape{.num_gates = 3 * uint64_t(models[0].num_gates()),
+                  .num_ops = merged.ops.size(),
+                  .num_rows = merged.num_rows,
+                  .steps = 4,
+                  .state_size = 64 * 3 * 4,
+                  .cells = 64,
+                  .plane = 64,
+                  .channels = 12,
+                  .candidates = 3,
+                  .async = true,
+                  .chunk_cells = 64,
+                  .blocks = 1,
+                  .loss_groups = 1};
+  const auto bytes = binding_bytes(three, FusedTables{}, shape);
+  CHECK(bytes[kTrainResults] == 2 * 3 * 4);  // 2 words a candidate
+  CHECK(bytes[kLossPartials] == 2 * 3 * 4);
+  CHECK(bytes[kMasks] == 4 * 3 * 64);  // [step][candidate][cell] bytes
 }

@@ -355,8 +355,9 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
     if (sizes[b] > binding)
       throw vk::VulkanError(fmt::format(
           "vulkan backend: the {} buffer needs {} bytes, more than the device's storage binding "
-          "limit of {} bytes (use a smaller batch or grid)",
-          kBindingNames[b].shown, sizes[b], binding));
+          "limit of {} bytes (use a smaller batch or grid{})",
+          kBindingNames[b].shown, sizes[b], binding,
+          candidates > 1 ? fmt::format(", or fewer than --starts {}", candidates) : ""));
     buffers[b] = vk::Buffer(device, sizes[b], false);
     device.bind(b, buffers[b]);
   }
@@ -652,6 +653,8 @@ VulkanBackend::~VulkanBackend() {
 }
 
 std::unique_ptr<VulkanBackend> VulkanBackend::add_member() {
+  if (!impl_->options.train_on_device)  // host-side AdamW runs candidates on threads at once
+    throw std::invalid_argument("vulkan backend: a population's members train on the device");
   return std::unique_ptr<VulkanBackend>(new VulkanBackend(impl_, int(impl_->members.size())));
 }
 
@@ -718,6 +721,7 @@ void VulkanBackend::Impl::prepare(std::span<const EpochInput> inputs, bool train
     for (const int m : wanted)
       moments.insert(moments.end(), members[size_t(m)].second_moment.begin(),
                      members[size_t(m)].second_moment.end());
+    live.clear();  // until both uploads are done, the device holds no member's state
     upload(kLogits, logits.data(), logits.size() * 4);
     upload(kMoments, moments.data(), moments.size() * 4);
     live = wanted;
@@ -750,6 +754,7 @@ void VulkanBackend::Impl::prepare(std::span<const EpochInput> inputs, bool train
 // Submits the command buffer for `flags` (recording it the first time) and waits.
 void VulkanBackend::Impl::submit(int flags) {
   auto found = commands.find(flags);
+  if (flags & kTrain) pending_current = false;  // the device's state moves on (even if this throws)
   device.submit_and_wait(found != commands.end() ? found->second : record(flags));
   profile.dispatches = dispatch_counts[flags];
   profile.submits = 1;
@@ -757,7 +762,6 @@ void VulkanBackend::Impl::submit(int flags) {
   profile.fused = fused;
   profile.tile_cells = fused ? int(backward_tile) : 0;
   profile.candidates = candidates;
-  if (flags & kTrain) pending_current = false;
   profile.phase_ms.clear();
   if (!(flags & kProfile)) return;
   const auto& names = phase_names[flags];

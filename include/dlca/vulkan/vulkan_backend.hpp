@@ -66,13 +66,17 @@ struct VulkanProfile {
 
 // A backend on one Vulkan device. Backends made by add_member form a population: they share the
 // device, and the epochs of several members run together (DevicePopulation, through
-// run_candidate_epochs) in one submission and the same dispatches as one member's epoch, each
-// member's results those of training it alone (within float summation order when the merged
-// program splits its cells into other chunks).
+// run_candidate_epochs) in one submission and the same dispatches as one member's epoch. Each
+// member's results are those of training it alone: bit for bit where the merged plan keeps the
+// one-member plan's chunks of cells (the level-by-level path on the paper's workloads); within
+// float summation order where it needs more chunks or (fused kernels) smaller tiles. All members
+// of a population train on the device (train_on_device).
 class VulkanBackend : public Backend, private DeviceTraining {
  public:
   explicit VulkanBackend(VulkanBackendOptions options = {});
   ~VulkanBackend() override;
+  VulkanBackend(const VulkanBackend&) = delete;
+  VulkanBackend& operator=(const VulkanBackend&) = delete;
   std::string name() const override;
   RolloutResult rollout(const Model& model, const Target& target, const RolloutBatch& batch,
                         const RolloutRequest& request) override;
