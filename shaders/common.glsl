@@ -4,6 +4,7 @@
 
 const uint kGroupSize = 256;
 const uint kSync = 0xFFFFFFFFu;  // `step` value of a synchronous step: every cell fires
+const uint kLossOnly = 0u, kLossSet = 1u, kLossAdd = 2u;  // loss_gradient
 
 // A program op: input rows a, b, output row, gate index (coefficients, gradient sums).
 layout(std430, binding = 0) readonly buffer Ops { uvec4 ops[]; };
@@ -82,6 +83,7 @@ layout(push_constant) uniform Push {
   uint word_stride;   // row stride of hard_act, in words
   uint candidates;    // models trained side by side (a population): channels, gates, losses and
                       // masks are candidate-major blocks; 1 for one model
+  uint loss_gradient; // loss pass: 0 the loss only; 1 also d_state = 2 diff; 2 d_state += 2 diff
 } pc;
 
 // Linear index of this invocation in a 1D pass split over several dispatches.

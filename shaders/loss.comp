@@ -1,5 +1,7 @@
-// The loss after the last step: sum over the loss channels of (state - target)^2, one partial sum
-// per workgroup (added on the host in workgroup order); for the soft loss also dL/dstate = 2 diff.
+// The loss of one state of the loss window (the last loss_steps states): sum over the loss
+// channels of (state - target)^2, one partial sum per workgroup (added on the host in workgroup
+// order); with loss_gradient also dL/dstate = 2 diff, set (the last state) or added (an earlier
+// one, during the backward pass).
 // A population's candidates each get their own row of workgroups: workgroup g covers cells of
 // candidate g / G (G workgroups a candidate) and only that candidate's loss channels.
 #version 450
@@ -22,7 +24,8 @@ void main() {
       const uint index = state_base[cell] + c * pc.plane;
       const float diff = states[pc.state_in + index] - target_values[index];
       sum += diff * diff;
-      if (pc.hard == 0u) d_state[pc.d_out + index] = 2.0 * diff;
+      if (pc.loss_gradient == kLossSet) d_state[pc.d_out + index] = 2.0 * diff;
+      if (pc.loss_gradient == kLossAdd) d_state[pc.d_out + index] += 2.0 * diff;
     }
   }
   const uint l = gl_LocalInvocationID.x;

@@ -113,9 +113,10 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
   // Both ways of training on Vulkan: AdamW on the device (parameters resident) and on the host;
   // plain, and with a sharpening schedule over epochs 5-15, noise (the device computes the
   // sharpened, noisy coefficients itself from the uploaded noise) and a larger AdamW epsilon.
-  // Input-wise gates: the same, with the betas and weight decay changed.
+  // Input-wise gates: the same, with the betas and weight decay changed. A loss over the last 4
+  // states (grow and stay), asynchronous.
   for (const bool on_device : {true, false})
-    for (const int variant : {0, 1, 2}) {
+    for (const int variant : {0, 1, 2, 3}) {
       const bool sharpened = variant == 1, input_wise = variant == 2;
       CAPTURE(on_device);
       CAPTURE(variant);
@@ -135,6 +136,10 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
         c.adam_beta1 = 0.8f;  // betas and weight decay
         c.adam_beta2 = 0.95f;
         c.weight_decay = 0.03f;
+      }
+      if (variant == 3) {
+        c.loss_steps = 4;
+        c.async = true;
       }
       const CheckerboardTask task(c);
       CpuBackend cpu;

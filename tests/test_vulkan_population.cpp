@@ -33,6 +33,7 @@ TEST_CASE("Vulkan population: candidates trained together equal each trained alo
       run.noise = 0.5f;
       run.noise_start = 3;
     }
+    if (variant == 0) run.loss_steps = 3;  // each candidate's loss over its last 3 states
     if (variant == 2) run.gates = GateKind::kInputWise;
     VulkanBackendOptions options;
     options.validation = true;

@@ -86,7 +86,7 @@ std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const 
   bytes[kPartials] = floats(s.num_ops * s.blocks * 4);
   bytes[kGateSums] = floats(s.num_gates * 4);
   bytes[kGateOps] = floats(t.gate_ops.size());
-  bytes[kLossPartials] = floats(2 * s.candidates * s.loss_groups);
+  bytes[kLossPartials] = floats(2 * s.loss_steps * s.candidates * s.loss_groups);
   bytes[kProgramInfo] = floats(t.program_info.size());
   bytes[kHardActivations] = floats(s.num_rows * ((s.chunk_cells + 31) / 32));
   bytes[kLogits] = floats(gate_floats);

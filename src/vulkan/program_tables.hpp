@@ -44,6 +44,7 @@ struct PlanShape {
   uint64_t candidates = 1;  // a population's models (channels and gates count all of them)
   bool async = false;
   uint64_t chunk_cells = 0, blocks = 0, loss_groups = 0;
+  uint64_t loss_steps = 1;  // states the loss scores (each its own row of loss partial sums)
   // The fused step kernels run it (no gradient slots in device memory; the fused tables bound).
   bool fused = false;
 };

@@ -10,6 +10,8 @@ namespace dlca::vulkan_layout {
 constexpr uint32_t kGroupSize = 256;      // local_size_x of every shader but one:
 constexpr uint32_t kHardLevelGroup = 64;  // hard_level.comp's (a word of 32 cells per invocation)
 constexpr uint32_t kSync = 0xFFFFFFFFu;   // `step` of a synchronous step: every cell fires
+// `loss_gradient` of a loss pass: the loss only, or also dL/dstate = 2 diff set or added.
+constexpr uint32_t kLossOnly = 0, kLossSet = 1, kLossAdd = 2;
 
 // Binding numbers of shaders/common.glsl, in order.
 enum Binding : uint32_t {
@@ -103,7 +105,7 @@ struct Push {
   uint32_t cell_offset = 0, cell_count = 0, group_offset = 0, op_begin = 0, act_stride = 0,
            state_in = 0, state_out = 0, step = kSync, hard = 0, d_in = 0, d_out = 0, blocks = 0,
            channels = 0, plane = 0, total_cells = 0, num_gates = 0, loss_slot = 0, word_stride = 0,
-           candidates = 1;
+           candidates = 1, loss_gradient = 0;
 };
 
 }  // namespace dlca::vulkan_layout

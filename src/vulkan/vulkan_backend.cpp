@@ -108,9 +108,10 @@ struct PlanKey {
   int candidates, batch, height, width, channels, steps;
   bool periodic, async;
   std::vector<int> loss_channels;
+  int loss_steps;
   bool operator==(const PlanKey& o) const {
-    return candidates == o.candidates && batch == o.batch && height == o.height &&
-           width == o.width && channels == o.channels && steps == o.steps &&
+    return candidates == o.candidates && loss_steps == o.loss_steps && batch == o.batch &&
+           height == o.height && width == o.width && channels == o.channels && steps == o.steps &&
            periodic == o.periodic && async == o.async && loss_channels == o.loss_channels &&
            output_rows == o.output_rows && ops.size() == o.ops.size() &&
            std::equal(ops.begin(), ops.end(), o.ops.begin(), [](const GateOp& x, const GateOp& y) {
@@ -148,6 +149,7 @@ struct VulkanBackend::Impl : DevicePopulation {
   // The current plan. num_gates and channels count every candidate's.
   std::optional<PlanKey> key;
   int candidates = 1, num_gates = 0, num_ops = 0, steps = 0;
+  int loss_steps = 1;             // the loss scores states steps - loss_steps + 1 .. steps
   int gate_parameters = kNumOps;  // of the model trained on the device: 16 logits or 4 angles
   size_t state_size = 0;
   uint32_t cells = 0, chunk_cells = 0, chunks = 0, blocks = 0, loss_groups = 0;
@@ -281,6 +283,11 @@ struct VulkanBackend::Impl : DevicePopulation {
   void record_optimizer(vk::Recorder& r);
   void record_outputs(vk::Recorder& r, int flags);
   void record_forward_chunk(vk::Recorder& r, const Push& push);
+  // The loss of window state `state` (at element `offset` of the states), scored into its slot;
+  // `gradient` (kLossOnly, kLossSet, kLossAdd) what it does to d_state at `d_out`.
+  void record_loss(vk::Recorder& r, bool hard, int state, uint32_t offset, uint32_t gradient,
+                   uint32_t d_out);
+  int first_loss_state() const { return steps - loss_steps + 1; }
   Push base_push() const;                            // the plan's constants
   Push chunk_push(Push push, uint32_t chunk) const;  // and a chunk's cells
   Push whole_batch_push() const;                     // and every cell
@@ -297,6 +304,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   key.reset();
   const ExperimentConfig& cfg = model.config;
   candidates = new_key.candidates;
+  loss_steps = new_key.loss_steps;
   num_gates = model.num_gates() * candidates;
   num_ops = int(prog.ops.size());
   steps = cfg.steps;
@@ -350,6 +358,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
                      .chunk_cells = chunk_cells,
                      .blocks = blocks,
                      .loss_groups = loss_groups,
+                     .loss_steps = uint64_t(loss_steps),
                      .fused = fused});
   for (uint32_t b = 0; b < kBindingCount; ++b) {
     if (sizes[b] > binding)
@@ -516,7 +525,7 @@ void VulkanBackend::Impl::record_rollout(vk::Recorder& r, bool hard) {
   // Fused, the rollouts keep no activations in device memory: one dispatch per step covers every
   // cell, whatever the chunks.
   const uint32_t rollout_chunks = fused ? 1 : chunks;
-  for (int s = 0; s < steps; ++s)
+  for (int s = 0; s < steps; ++s) {
     for (uint32_t chunk = 0; chunk < rollout_chunks; ++chunk) {
       Push push = fused ? whole_batch_push() : chunk_push(base_push(), chunk);
       push.hard = hard;
@@ -542,11 +551,27 @@ void VulkanBackend::Impl::record_rollout(vk::Recorder& r, bool hard) {
         r.pass(pipelines[kWrite], push, uint64_t(C) * push.cell_count);
       }
     }
+    // The hard states alternate: each one in the loss window is scored as soon as it exists.
+    if (hard && s + 1 >= first_loss_state())
+      record_loss(r, true, s + 1, hard_base + uint32_t(s % 2) * S, kLossOnly, 0);
+  }
+  // The soft states are all kept: the window's losses after the rollout, dL/dstate of the last
+  // (the others' gradients join the backward pass at their step).
+  if (!hard)
+    for (int state = first_loss_state(); state <= steps; ++state)
+      record_loss(r, false, state, uint32_t(state) * S, state == steps ? kLossSet : kLossOnly, 0);
+}
+
+void VulkanBackend::Impl::record_loss(vk::Recorder& r, bool hard, int state, uint32_t offset,
+                                      uint32_t gradient, uint32_t d_out) {
   Push loss = base_push();
   loss.hard = hard;
-  loss.state_in = hard ? hard_base + uint32_t((steps - 1) % 2) * S : uint32_t(steps) * S;
-  // Each candidate's own row of loss_groups workgroups (loss.comp).
-  loss.loss_slot = hard ? uint32_t(candidates) * loss_groups : 0;
+  loss.state_in = offset;
+  loss.loss_gradient = gradient;
+  loss.d_out = d_out;
+  // Each candidate's own row of loss_groups workgroups (loss.comp), per state of the window.
+  const uint32_t window_slot = uint32_t((hard ? loss_steps : 0) + state - first_loss_state());
+  loss.loss_slot = window_slot * uint32_t(candidates) * loss_groups;
   r.pass(pipelines[kLoss], loss, uint64_t(candidates) * loss_groups * kGroupSize);
 }
 
@@ -581,6 +606,8 @@ void VulkanBackend::Impl::record_backward(vk::Recorder& r) {
       push.d_out = d_out;
       push.d_in = d_in;
       r.pass(pipelines[kScatter], push, uint64_t(C) * cells);
+      // A state of the loss window before the last: its loss's gradient joins here.
+      if (s >= first_loss_state()) record_loss(r, false, s, uint32_t(s) * S, kLossAdd, d_in);
       std::swap(d_out, d_in);
     }
   }
@@ -673,17 +700,14 @@ void VulkanBackend::Impl::prepare(std::span<const EpochInput> inputs, bool train
   const ExperimentConfig& cfg = first.config;
   for (const EpochInput& in : inputs) {
     const ExperimentConfig& c = in.model->config;
-    if (c.loss_steps != 1)  // the loss shaders compare the last state only
-      throw ConfigError(
-          "loss_steps: a loss over several steps is not available on the Vulkan backend yet (use "
-          "the CPU backend)");
     if (in.batch.batch <= 0 || !in.batch.initial_state)
       throw std::invalid_argument("rollout: empty batch");
     if (c.async && !in.batch.fire_masks)
       throw std::invalid_argument("rollout: async config without fire masks");
     if (in.batch.batch != inputs[0].batch.batch || c.height != cfg.height || c.width != cfg.width ||
         c.steps != cfg.steps || c.periodic != cfg.periodic || c.async != cfg.async ||
-        c.loss_channels != cfg.loss_channels || c.gates != cfg.gates)
+        c.loss_channels != cfg.loss_channels || c.gates != cfg.gates ||
+        c.loss_steps != cfg.loss_steps)
       throw std::invalid_argument("vulkan backend: a population's candidates differ in shape");
   }
   std::vector<const Model*> models;
@@ -691,8 +715,8 @@ void VulkanBackend::Impl::prepare(std::span<const EpochInput> inputs, bool train
   const CellProgram prog = population_program(models);
   const int K = int(inputs.size()), C = cfg.channels;
   PlanKey new_key{
-      prog.ops,  prog.output_rows, K,         inputs[0].batch.batch, cfg.height, cfg.width, C,
-      cfg.steps, cfg.periodic,     cfg.async, cfg.loss_channels};
+      prog.ops,  prog.output_rows, K,         inputs[0].batch.batch, cfg.height,    cfg.width, C,
+      cfg.steps, cfg.periodic,     cfg.async, cfg.loss_channels,     cfg.loss_steps};
   if (!key || !(*key == new_key)) {
     download_state();  // keep the training state across the rebuild
     live.clear();
@@ -777,10 +801,12 @@ void VulkanBackend::Impl::submit(int flags) {
 
 double VulkanBackend::Impl::loss_sum(int slot, int candidate) const {
   const float* losses =
-      reinterpret_cast<const float*>(static_cast<const char*>(staging.mapped) + layout.losses) +
-      (size_t(slot) * size_t(candidates) + size_t(candidate)) * loss_groups;
-  double sum = 0;
-  for (uint32_t g = 0; g < loss_groups; ++g) sum += losses[g];
+      reinterpret_cast<const float*>(static_cast<const char*>(staging.mapped) + layout.losses);
+  double sum = 0;  // the window's states in order, each candidate's workgroups in order
+  for (int state = 0; state < loss_steps; ++state) {
+    const size_t row = size_t(slot * loss_steps + state) * size_t(candidates) + size_t(candidate);
+    for (uint32_t g = 0; g < loss_groups; ++g) sum += losses[row * loss_groups + g];
+  }
   return sum;
 }
 
