@@ -176,8 +176,7 @@ struct TrainingCli {
                    "epoch from which --noise stops (0 = it never stops)");
     app.add_option("--loss-steps", config.loss_steps,
                    "grow and stay: compare the last N states with the target, not only the last "
-                   "(with --steps T+N-1 the picture grown by step T must stay until T+N-1); CPU "
-                   "backend")
+                   "(with --steps T+N-1 the picture grown by step T must stay until T+N-1)")
         ->capture_default_str()
         ->transform(positive_integer());
     app.add_flag("--repair,!--no-repair", config.repair,
