@@ -45,6 +45,10 @@ struct TrainingCli {
   std::string streams;
   std::string resume_path;
   std::string max_memory;
+  // No output named: the model, log and summary go to a new folder runs/<experiment>-seed<S>/,
+  // unless --no-save.
+  bool no_save = false;
+  static constexpr const char* kRunsFolder = "runs";
   // The schedule's epoch options (--noise-start, ...) and the fields they set, to refuse them where
   // they would have no effect.
   std::vector<std::pair<CLI::Option*, int ExperimentConfig::*>> schedule_epochs;
@@ -198,6 +202,9 @@ struct TrainingCli {
     app.add_option("--gif", run.gif_path, "write an animated GIF of the trained hard rule");
     app.add_option("--histogram", run.histogram_path,
                    "write the per-op gate histogram (perception, update) as SVG");
+    app.add_flag("--no-save", no_save,
+                 "write no files (without it, and without any output named, the model, log, loss "
+                 "curves and summary go to a new folder runs/EXPERIMENT-seedS/)");
     cpu_only_options.clear();
     cpu_only_options.push_back(
         app.add_flag("--keep-activations", keep_activations,
@@ -219,6 +226,13 @@ struct TrainingCli {
         ->check(CLI::Validator(memory_size_error, "SIZE"));
   }
 
+  // Whether the command line names any output file.
+  bool names_an_output() const {
+    for (const NamedPath& output : training_output_paths(run))
+      if (!output.path.empty()) return true;
+    return false;
+  }
+
   // Trains with the parsed options; returns the process exit status.
   template <typename MakeTask>
   int train(const char* program, MakeTask&& make_task) {
@@ -228,8 +242,10 @@ struct TrainingCli {
     try {
       if (choice.profile && choice.kind == "cpu")
         throw UsageError("--profile: profiles the Vulkan backend; give --backend vulkan or auto");
-      if (run.checkpoint_every > 0 && run.save_path.empty())
-        throw UsageError("--checkpoint-every: needs --save FILE to write to");
+      if (no_save && names_an_output())
+        throw UsageError("--no-save: contradicts the output files named");
+      if (run.checkpoint_every > 0 && no_save)
+        throw UsageError("--checkpoint-every: has nothing to write with --no-save");
       if (run.quiet && print_every_option->count() > 0)
         throw UsageError("--print-every: has no effect with --quiet");
       if (choice.kind == "vulkan")
@@ -296,11 +312,24 @@ struct TrainingCli {
       if (!prepared.note.empty()) std::fprintf(stderr, "%s: %s\n", program, prepared.note.c_str());
       run.threads = backend.threads;
       run.rescue_unsaved_model = true;
+      std::string run_folder;  // made now that the run has been accepted
+      if (!no_save && !names_an_output()) {
+        run_folder =
+            make_run_folder(kRunsFolder, fmt::format("{}-seed{}", config.name, config.seed));
+        run.save_path = run_folder + "/model.json";
+        run.log_path = run_folder + "/log.csv";
+        run.summary_path = run_folder + "/summary.json";
+      }
       if (!prepared.vulkan && backend.tile_cells > 0) run.tile_cells = backend.tile_cells;
       const auto summary =
           run_training(prepared.trainers(), config.seed, prepared.backend_name, run, std::cout);
       VulkanBackend* vulkan = prepared.vulkan;
       if (choice.profile && vulkan) std::cout << describe_profile(vulkan->profile());
+      if (!run_folder.empty())
+        std::cout << fmt::format(
+            "saved in {}/: model.json (dlca export, run, eval --model; --resume), log.csv and "
+            "its loss curves log.svg, summary.json\n",
+            run_folder);
       if (choice.profile && !vulkan)
         std::fprintf(stderr, "%s: --profile: only the Vulkan backend is profiled\n", program);
       return summary.interrupted ? 128 + (summary.stop_signal ? summary.stop_signal : 2) : 0;

@@ -2,8 +2,12 @@
 #include "dlca/io/output_paths.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <optional>
+#include <system_error>
+
+#include <fmt/format.h>
 
 #include <sys/stat.h>
 
@@ -81,6 +85,26 @@ void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<
         throw fail("is also the output " + other->option + " " + other->path);
     seen_outputs.emplace_back(&out, id);
   }
+}
+
+std::string make_run_folder(const std::string& root, const std::string& stem) {
+  std::string name;
+  for (const char ch : stem)
+    name += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-'
+                ? ch
+                : '-';
+  if (name.empty() || name == "." || name == "..") name = "run";
+  std::error_code error;
+  std::filesystem::create_directories(root, error);
+  if (error) throw FileError(fmt::format("{}: cannot make the folder ({})", root, error.message()));
+  for (int n = 1; n < 100000; ++n) {
+    const std::string folder =
+        (std::filesystem::path(root) / (n == 1 ? name : fmt::format("{}-{}", name, n))).string();
+    if (std::filesystem::create_directory(folder, error)) return folder;
+    if (error)
+      throw FileError(fmt::format("{}: cannot make the folder ({})", folder, error.message()));
+  }
+  throw FileError(fmt::format("{}: no free folder name for {} (100000 taken)", root, name));
 }
 
 }  // namespace dlca

@@ -23,8 +23,8 @@ dlca_cli_test(files.equal_outputs sh -c "mkdir sub && ${expect} --status 2 '^tra
   && ${model_m} && ${expect} '^dlca_run: --csv x: is also the output --png x$' ${run} --model m.json --png x --csv x --target checkerboard")
 set_tests_properties(files.equal_outputs PROPERTIES TIMEOUT 30)
 # --checkpoint-every with nowhere to write: bad usage.
-dlca_cli_test(files.checkpoint_every_needs_save ${expect} --status 2
-  "^train_checkerboard: --checkpoint-every: needs --save FILE to write to$" ${train} --checkpoint-every 2)
+dlca_cli_test(files.checkpoint_every_no_save ${expect} --status 2
+  "^train_checkerboard: --checkpoint-every: has nothing to write with --no-save$" ${train} --checkpoint-every 2 --no-save)
 # Resuming and saving to the same checkpoint stays allowed.
 dlca_cli_test(files.resume_save_same sh -c "${model_m} && ${train} --epochs 2 --steps 1 --quiet --resume m.json --save m.json")
 set_tests_properties(files.resume_save_same PROPERTIES PASS_REGULAR_EXPRESSION "2 epochs \\(resumed at epoch 1\\)")

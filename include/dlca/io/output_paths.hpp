@@ -31,4 +31,10 @@ class PathConflict : public FileError {
 void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
                         const std::vector<std::pair<std::string, std::string>>& may_replace = {});
 
+// A new folder for one run's outputs: root/stem, or root/stem-2, -3, ... when that exists (the
+// first free one, created here, so two runs started at once never share one). Characters of stem
+// other than letters, digits, '.', '_' and '-' become '-'. Creates root when missing. Throws
+// FileError naming the folder when it cannot be made.
+std::string make_run_folder(const std::string& root, const std::string& stem);
+
 }  // namespace dlca
