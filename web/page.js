@@ -631,6 +631,16 @@
   showFacts();
   makeGrid(data.height, data.width, data.periodic);
   reset(initialKind(), 1);
+  // A picture grown from a seed or an empty grid opens where training looked at it: the grown
+  // picture at the trained step, not the empty start. It was trained to grow, not to heal.
+  const trainedSteps = data.config && data.config.steps;
+  if (task.kind === 'image' && trainedSteps > 0 && trainedSteps <= 1000) {
+    run(trainedSteps);
+    $('invite').textContent =
+        `It opens at step ${trainedSteps}, the step training grew the picture by (Reset plays ` +
+        'the growth again). Click or drag on the grid to damage it (or draw, below); trained to ' +
+        'grow, not to heal, it may or may not repair.';
+  }
 
   // The interface for scripts and tests (docs/circuits.md, "The circuit in the browser").
   const whole = (name, v, max) => {  // a whole number from 0 to max, else an error naming it

@@ -64,15 +64,14 @@ int main(int argc, char** argv) {
        "the options"},
       {"eval", dlca::apps::eval, "evaluate a trained checkerboard rule (generalisation, healing)"},
       {"run", dlca::apps::run, "run a hard circuit on a grid of any size (bit-parallel)"},
-      {"export", dlca::apps::export_circuit, "export a hard circuit as C, Verilog or DigitalJS"},
+      {"export", dlca::apps::export_circuit, "export a hard circuit as C, Verilog, DigitalJS or a live HTML page"},
       {"sweep", dlca::apps::sweep, "train an experiment over seeds and options (MPI optional)"},
       {"compare", dlca::apps::compare, "train on the CPU and on a Vulkan device side by side"},
       {"devices", dlca::apps::devices, "list the Vulkan devices"},
   };
   CLI::App app{
       "dlca: Differentiable Logic Cellular Automata (Miotti et al. 2025): train, evaluate, run "
-      "and export their circuits.\n"
-      "Usage: dlca SUBCOMMAND [OPTIONS]; dlca SUBCOMMAND --help lists its options.\n"
+      "and export their circuits. dlca SUBCOMMAND --help lists a subcommand's options.\n"
       "Exit status: 0 success; 1 failure while running (a file that cannot be read or "
       "written, not enough memory); 2 bad usage (unknown subcommand or option, bad value, "
       "options that contradict each other or the input); 128+N stopped by signal N (a "

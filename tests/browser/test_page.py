@@ -183,6 +183,8 @@ def case_image_error(options, browser):
          "--loss-channels", "0", "--quiet", "--save", model])
     options.model = model  # export_page exports a model
     page = browser.open(export_page(options, model, os.path.join(options.work, "image.html")))
+    opened = page.evaluate("dlca.info()")["step"]
+    check(opened == 2, f"an image model's page opens at its trained step 2 (step {opened})")
     page.evaluate("dlca.reset('seed')")
     mine = page.evaluate("dlca.run(2)")["error"]
     out = subprocess.run([options.dlca, "run", "--model", model, "--init", "seed", "--steps", "2"],
