@@ -377,6 +377,37 @@ def _save(self, path):
     Model._save_compiled(self, _path("path", path))
 
 
+def _show(self, steps=None, start=None, seed=0):
+    """The hard circuit's grid after `steps` (default: the steps it was trained for) as an RGB
+    image, a uint8 array H x W x 3 (matplotlib's imshow takes it): channels 0-2 as red, green and
+    blue for a model of a colour picture, else channel 0 in white on black. `start`: the grid to
+    start from (uint8 H x W x C, as run() takes); default: as training started its grids (a
+    picture: an empty grid, or its seed cell; the others: random cells drawn from `seed`)."""
+    config = self.config
+    height, width, channels = config["height"], config["width"], config["channels"]
+    task = self.task or {}
+    if start is None:
+        start = _np.zeros((height, width, channels), _np.uint8)
+        if task.get("kind") == "image":
+            if task.get("seed_cell") == "center":
+                start[height // 2, width // 2, :] = 1
+        else:
+            start = (_np.random.default_rng(seed).random(start.shape) < 0.5).astype(_np.uint8)
+    state = self.run(start, steps=config["steps"] if steps is None else steps)
+    colour = task.get("kind") == "image" and task.get("planes", 1) >= 3 and state.shape[2] >= 3
+    planes = state[..., :3] if colour else _np.repeat(state[..., :1], 3, axis=2)
+    return (planes * 255).astype(_np.uint8)
+
+
+def _repr_html(self):
+    """Jupyter's view of a model: its live browser page inline (export_text("html") in an
+    iframe; self-contained, no network)."""
+    import html as _html
+    page = self.export_text("html")
+    return ('<iframe srcdoc="%s" style="width:100%%;height:640px;border:0" '
+            'title="dlca circuit"></iframe>' % _html.escape(page, quote=True))
+
+
 # The compiled methods, kept once: importlib.reload(dlca) must not wrap the wrappers.
 if not hasattr(Model, "_save_compiled"):
     Model._save_compiled = Model.save
@@ -387,4 +418,6 @@ Model.save = _save
 Model.run = _run
 Model.export = _export
 Model.export_text = _export_text
+Model.show = _show
+Model._repr_html_ = _repr_html
 Experiment.with_config = _with_config

@@ -230,6 +230,21 @@ class CircuitTest(Scratch):
         y, x = np.mgrid[0:24, 0:24]
         np.testing.assert_array_equal(final[:, :, 0], (y // 2 + x // 2) % 2)
 
+    def test_show_and_notebook_view(self):
+        # show(): the grid after the trained steps from random cells, channel 0 in white; the
+        # class's solved checkerboard grown on its own 16x16 grid.
+        image = self.model.show(seed=4)
+        self.assertEqual((image.shape, image.dtype), ((16, 16, 3), np.uint8))
+        y, x = np.mgrid[0:16, 0:16]
+        np.testing.assert_array_equal(image[:, :, 0] // 255, (y // 2 + x // 2) % 2)
+        np.testing.assert_array_equal(image[:, :, 0], image[:, :, 2])
+        start = np.zeros((16, 16, 8), np.uint8)
+        self.assertEqual(self.model.show(steps=0, start=start).max(), 0)
+        # Jupyter shows the live page inline: one iframe whose srcdoc is the escaped page.
+        view = self.model._repr_html_()
+        self.assertTrue(view.startswith('<iframe srcdoc="&lt;!DOCTYPE html&gt;'), view[:60])
+        self.assertEqual(view.count("<"), 2)  # the iframe's own tags only: the page is escaped
+
     def test_async_run_equals_dlca_run(self):
         self.check_like_dlca_run("--async", "--seed", 5, **{"async": True, "seed": 5})
 
