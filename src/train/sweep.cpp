@@ -702,10 +702,50 @@ nlohmann::json Sweep::rows_json() const {
 
 bool solved(const SweepRow& row) { return row.first_zero_epoch && row.final_hard_loss == 0; }
 
+namespace {
+
+// Seeds as --seeds takes them: runs of consecutive seeds as "a-b", in the order given.
+std::string seeds_text(const std::vector<uint64_t>& seeds) {
+  std::string text;
+  for (size_t i = 0; i < seeds.size();) {
+    size_t j = i;
+    while (j + 1 < seeds.size() && seeds[j + 1] == seeds[j] + 1) ++j;
+    if (!text.empty()) text += ',';
+    if (j > i + 1)
+      text += fmt::format("{}-{}", seeds[i], seeds[j]);
+    else
+      text += j == i + 1 ? fmt::format("{},{}", seeds[i], seeds[j]) : fmt::format("{}", seeds[i]);
+    i = j + 1;
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string Sweep::summary_markdown() const {
-  std::string text =
+  // What was swept, as the command that runs (and resumes) this sweep; the folder is left out, so
+  // that sweeps of one grid in two folders (by one process, by several) have equal summaries.
+  std::string command =
+      fmt::format("dlca sweep --config {} --seeds {}", spec_.experiment, seeds_text(spec_.seeds));
+  for (const SweepSetting& setting : spec_.settings) {
+    std::string values;
+    for (const std::string& v : setting.values) {
+      if (!values.empty()) values += ',';
+      values += v;
+    }
+    command += fmt::format(" --set '{}={}'", setting.key, values);
+  }
+  if (spec_.epochs) command += fmt::format(" --epochs {}", *spec_.epochs);
+  if (spec_.stop_when_solved)
+    command += fmt::format(" --stop-when-solved {}", *spec_.stop_when_solved);
+  if (!spec_.recipe.empty()) command += " --recipe " + spec_.recipe;
+
+  std::string text = fmt::format(
+      "# Sweep of {}: {} runs ({} seeds x {} option combinations)\n\n`{} --out` this "
+      "folder\n\n"
       "| options | solved | median epochs to solve | worst epochs to solve | median wall s |\n"
-      "|---|---|---|---|---|\n";
+      "|---|---|---|---|---|\n",
+      spec_.experiment, runs_.size(), spec_.seeds.size(), combinations_.size(), command);
   size_t unfinished = 0;
   for (size_t c = 0; c < combinations_.size(); ++c) {
     std::vector<double> epochs, wall;
