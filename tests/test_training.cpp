@@ -6,10 +6,15 @@
 #include <cstdio>
 #include <fstream>
 
+#include <gif_lib.h>
+
 #include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/io/atomic_file.hpp"
+#include "dlca/train/checkerboard.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
+#include "dlca/train/training_pictures.hpp"
+#include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;
@@ -126,4 +131,19 @@ TEST_CASE("a gradient that is not finite on the CPU is a divergence naming its e
                        TrainingDiverged);
   CHECK(trainer.epoch() == 2);
   CHECK(trainer.model().logits == before);  // nothing changed by the epoch that diverged
+}
+
+TEST_CASE("the rollout GIF shows twice the trained steps and holds the trained step a second") {
+  ExperimentConfig c = testing::small_checkerboard();
+  c.steps = 3;
+  const CheckerboardTask task(c);
+  const testing::ScratchDir scratch;
+  const std::string path = (scratch.path / "rollout.gif").string();
+  write_rollout_gif(make_model(c), task, path);
+  int error = 0;
+  GifFileType* gif = DGifOpenFileName(path.c_str(), &error);
+  REQUIRE(gif != nullptr);
+  REQUIRE(DGifSlurp(gif) == GIF_OK);
+  CHECK(gif->ImageCount == 1 + 2 * 3 + 9);  // the start, 6 steps, step 3 nine more times
+  DGifCloseFile(gif, &error);
 }

@@ -64,6 +64,9 @@ std::unique_ptr<OutputFile> rollout_gif_uncommitted(const Model& model, const Ta
     else
       sim.step();
     frame();
+    // The trained step is marked: its frame held for a second (the GIF's frames are 0.1 s).
+    if (s + 1 == cfg.steps)
+      for (int hold = 1; hold < 10; ++hold) frame();
   }
   return gif.finish_uncommitted();
 }
