@@ -9,7 +9,7 @@ packages=(cmake g++ make pkg-config libhwy-dev libtbb-dev doctest-dev libcli11-d
   openmpi-bin libopenmpi-dev
   python3 python3-dev python3-numpy pybind11-dev python3-pybind11
   python3-pip python3-setuptools python3-wheel python3-venv
-  python3-nbclient python3-ipykernel python3-matplotlib
+  python3-nbclient python3-ipykernel python3-matplotlib python3-tqdm
   chromium python3-pil nodejs)
 missing=()
 for p in "${packages[@]}"; do

@@ -28,6 +28,7 @@ import json as _json
 import math as _math
 import operator as _operator
 import os as _os
+import sys as _sys
 
 import numpy as _np
 
@@ -186,12 +187,38 @@ def _run_option(key, value):
     return _os.path.join(_os.getcwd(), _os.fspath(value))
 
 
-def train(source, callback=None, verbose=False, print_every=100, **options):
+def _progress_bar(wanted, verbose, total):
+    """The progress bar train() shows: a tqdm bar (Debian's python3-tqdm) of `total` epochs, or
+    None. wanted None: shown in a terminal or a notebook when tqdm is installed and not verbose."""
+    if wanted is not None and not isinstance(wanted, (bool, _np.bool_)):
+        raise TypeError("progress: must be True, False or None, got %r" % (wanted,))
+    if wanted is False or (wanted is None and verbose):
+        return None
+    try:
+        import tqdm
+    except ImportError:
+        if wanted:
+            raise ValueError("progress: needs tqdm (Debian's python3-tqdm)") from None
+        return None
+    in_notebook = "ipykernel" in _sys.modules
+    if wanted is None and not (in_notebook or _sys.stderr.isatty()):
+        return None
+    try:  # a widget in notebooks that have ipywidgets, text elsewhere
+        import ipywidgets  # noqa: F401
+        from tqdm.auto import tqdm as bar
+    except ImportError:
+        from tqdm.std import tqdm as bar
+    return bar(total=total, unit="epoch", leave=True)
+
+
+def train(source, callback=None, verbose=False, print_every=100, progress=None, **options):
     """Trains an experiment (see experiment()) and returns the trained Model.
 
     callback(epoch, soft_loss, hard_loss, active_gates) is called after every epoch; returning
     False stops the run there. verbose=True prints a line every print_every epochs and the
-    summary the programs print. Other keywords: see the module's help."""
+    summary the programs print. progress: a progress bar of the epochs with the losses (tqdm, when
+    installed); None (the default) shows it in terminals and notebooks unless verbose, False
+    never, True always. Other keywords: see the module's help."""
     if not isinstance(verbose, (bool, _np.bool_)):
         raise TypeError("verbose: must be True or False, got %r" % (verbose,))
     if callback is not None and not callable(callback):  # before any epoch is trained
@@ -218,13 +245,22 @@ def train(source, callback=None, verbose=False, print_every=100, **options):
         source = _picture_experiment(config_options, verbose)
     exp = _configured(experiment(source), config_options)
 
+    bar = _progress_bar(progress, verbose, _json.loads(exp.config_json())["epochs"])
+
     def each_epoch(epoch, soft_loss, hard_loss, active_gates):
+        if bar is not None:
+            bar.update(epoch + 1 - bar.n)
+            bar.set_postfix(soft="%.4g" % soft_loss, hard="%d" % hard_loss, refresh=False)
         if verbose and ((epoch + 1) % print_every == 0 or epoch == 0):
             print("epoch %6d  soft %10.4f  hard %5.0f  active %5d"
                   % (epoch + 1, soft_loss, hard_loss, active_gates), flush=True)
         return True if callback is None else callback(epoch, soft_loss, hard_loss, active_gates)
 
-    model = _dlca.train(exp, run, each_epoch if (verbose or callback) else None)
+    try:
+        model = _dlca.train(exp, run, each_epoch if (verbose or callback or bar) else None)
+    finally:
+        if bar is not None:
+            bar.close()
     if verbose:
         print(model.summary["report"], end="", flush=True)
     return model

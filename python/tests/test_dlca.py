@@ -37,6 +37,25 @@ class Scratch(unittest.TestCase):
 
 
 class TrainingTest(Scratch):
+    def test_progress_bar(self):
+        # progress=True: a tqdm bar of the epochs with the losses on stderr (tqdm is optional:
+        # Debian's python3-tqdm); the default shows none where stderr is no terminal.
+        try:
+            import tqdm  # noqa: F401
+        except ImportError:
+            self.skipTest("tqdm is not installed (python3-tqdm)")
+        import contextlib
+        import io
+        shown = io.StringIO()
+        with contextlib.redirect_stderr(shown):
+            dlca.train("checkerboard_sync", epochs=4, starts=1, steps=2, progress=True)
+            dlca.train("checkerboard_sync", epochs=3, starts=1, steps=2)
+        self.assertIn("4/4", shown.getvalue())
+        self.assertIn("hard=", shown.getvalue())
+        self.assertNotIn("3/3", shown.getvalue())
+        with self.assertRaisesRegex(TypeError, "progress: must be True, False or None"):
+            dlca.train("checkerboard_sync", epochs=1, progress="yes")
+
     def test_same_run_as_the_program(self):
         # The paper's checkerboard, seed 23: hard loss 0 first at epoch 244, as train_checkerboard.
         seen = []
