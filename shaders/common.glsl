@@ -103,6 +103,10 @@ float state_value(uint offset, uint index) {
   return pc.hard != 0u ? (v > 0.5 ? 1.0 : 0.0) : v;
 }
 
+// Neither NaN nor infinite, read off the exponent bits: isnan/isinf may be folded to false by a
+// driver's compiler that assumes finite floats (suspected in a divergence seen on an H100).
+bool is_finite(float x) { return (floatBitsToUint(x) & 0x7F800000u) != 0x7F800000u; }
+
 bool input_wise_gates() { return optimizer[10] != 0.0; }
 uint gate_parameters() { return input_wise_gates() ? 4u : 16u; }
 // An input-wise gate's 4 angles, one per input pattern (a, b) = 00, 01, 10, 11.

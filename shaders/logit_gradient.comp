@@ -19,7 +19,7 @@ void main() {
         vec4(sums.x - sums.y - sums.z + sums.w, sums.z - sums.w, sums.y - sums.w, sums.w);
     const vec4 g = 0.5 * cos(input_wise_angles(gate)) * d_s;
     for (uint p = 0u; p < 4u; ++p) {
-      finite = finite && !isnan(g[p]) && !isinf(g[p]);
+      finite = finite && is_finite(g[p]);
       logit_grad[gate * 4u + p] = g[p];
     }
   } else {
@@ -32,7 +32,7 @@ void main() {
     }
     for (uint i = 0u; i < 16u; ++i) {
       const float g = p[i] * (dp[i] - mean);
-      finite = finite && !isnan(g) && !isinf(g);
+      finite = finite && is_finite(g);
       logit_grad[gate * 16u + i] = g;
     }
   }
