@@ -39,7 +39,7 @@ void main() {
       if (i >= pc.cell_count) continue;
       const uint cell = pc.cell_offset + i, index = state_base[cell] + c * pc.plane;
       states[pc.state_out + index] = fires(cell, c) ? tile_rows[fused_output_slot(c) * kTile + t]
-                                                 : state_value(pc.state_in, index);
+                                                    : state_value(pc.state_in, index);
     }
     tile_barrier();  // the next tile reuses the slots
   }

@@ -1,9 +1,10 @@
 // Training on the device, start of an epoch: each gate's soft op folded into its 4 affine
 // coefficients and its hard op's coefficients for the hard rollout, and the count of active gates
-// (hard op neither A nor B, docs/MODEL.md §11.1) of each candidate. Softmax gates: the softmax of the soft-pass
-// logits (with any noise, over the forward temperature), the argmax op (first maximum on ties).
-// Input-wise gates (src/core/input_wise_gates.cpp): s = (1 + sin w) / 2 per input pattern folded
-// into (s00, s10 - s00, s01 - s00, s00 - s01 - s10 + s11), the truth table of the signs of sin w.
+// (hard op neither A nor B, docs/MODEL.md §11.1) of each candidate. Softmax gates: the softmax of
+// the soft-pass logits (with any noise, over the forward temperature), the argmax op (first maximum
+// on ties). Input-wise gates (src/core/input_wise_gates.cpp): s = (1 + sin w) / 2 per input pattern
+// folded into (s00, s10 - s00, s01 - s00, s00 - s01 - s10 + s11), the truth table of the signs of
+// sin w.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

@@ -24,7 +24,8 @@ int dlca::apps::train_experiment(int argc, char** argv, const char* program) {
       "Train a Differentiable Logic CA (Miotti et al. 2025): dlca train EXPERIMENT [options].\n"
       "Presets, each with options of its own (dlca train PRESET --help): checkerboard, gol, "
       "image (your own picture: dlca train image --target PICTURE.png).\n"
-      "Experiment names, with the options below: checkerboard_sync, checkerboard_async, game_of_life, lizard, colored_g "
+      "Experiment names, with the options below: checkerboard_sync, checkerboard_async, "
+      "game_of_life, lizard, colored_g "
       "(" +
       std::string(dlca::kDataDirHelp) + "), or a path to a .json file of the same form."};
   // Added first, so that its callback loads the file before the other options apply theirs.
