@@ -87,12 +87,17 @@ void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<
   }
 }
 
-std::string make_run_folder(const std::string& root, const std::string& stem) {
-  std::string name;
-  for (const char ch : stem)
-    name += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-'
+std::string file_name_part(std::string_view text, std::string_view kept, char replacement) {
+  std::string part;
+  for (const char ch : text)
+    part += std::isalnum(static_cast<unsigned char>(ch)) || kept.find(ch) != std::string_view::npos
                 ? ch
-                : '-';
+                : replacement;
+  return part;
+}
+
+std::string make_run_folder(const std::string& root, const std::string& stem) {
+  std::string name = file_name_part(stem, "._-", '-');
   if (name.empty() || name == "." || name == "..") name = "run";
   std::error_code error;
   std::filesystem::create_directories(root, error);

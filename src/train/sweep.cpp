@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -30,6 +29,7 @@
 #include "dlca/core/memory_budget.hpp"
 #include "dlca/core/model.hpp"
 #include "dlca/io/atomic_file.hpp"
+#include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
@@ -81,13 +81,7 @@ nlohmann::json typed_value(const std::string& text) {
   return value.is_discarded() ? nlohmann::json(text) : value;
 }
 
-std::string file_stem(const std::string& options) {
-  std::string stem;
-  for (char c : options)
-    stem +=
-        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '=' ? c : '_';
-  return stem;
-}
+std::string file_stem(const std::string& options) { return file_name_part(options, ".-=", '_'); }
 
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;

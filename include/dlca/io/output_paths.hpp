@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,10 @@ class PathConflict : public FileError {
 // paths that name one file, FileError for an output that cannot be written.
 void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
                         const std::vector<std::pair<std::string, std::string>>& may_replace = {});
+
+// `text` as part of a file name: letters, digits and the characters of `kept` stay, every other
+// character becomes `replacement`.
+std::string file_name_part(std::string_view text, std::string_view kept, char replacement);
 
 // A new folder for one run's outputs: root/stem, or root/stem-2, -3, ... when that exists (the
 // first free one, created here, so two runs started at once never share one). Characters of stem
