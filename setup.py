@@ -4,10 +4,10 @@
 # __init__.py and its copy of the data folder).
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
-import shutil
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext

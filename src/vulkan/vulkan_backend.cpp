@@ -258,6 +258,7 @@ struct VulkanBackend::Impl : DevicePopulation {
   std::vector<int> live;
   bool pending_current = false;
   int member_index(const DeviceTraining* view) const;
+  bool holds(int member) const { return std::find(live.begin(), live.end(), member) != live.end(); }
 
   // Builds the plan for these inputs if needed and writes their data to the staging buffer.
   // `trains_now`: the device holds the inputs' members' training state afterwards (uploaded from
@@ -826,11 +827,11 @@ void VulkanBackend::Impl::download_state() {
   std::vector<float> logits(K * n), moments(2 * K * n);
   download(kLogits, logits.data(), logits.size() * 4);
   download(kMoments, moments.data(), moments.size() * 4);
+  const auto part = [n](const std::vector<float>& all, size_t offset) {
+    return std::vector<float>(all.begin() + long(offset), all.begin() + long(offset + n));
+  };
   for (size_t k = 0; k < K; ++k) {
     MemberState& state = members[size_t(live[k])];
-    const auto part = [&](const std::vector<float>& all, size_t offset) {
-      return std::vector<float>(all.begin() + long(offset), all.begin() + long(offset + n));
-    };
     state.logits = part(logits, k * n);
     state.first_moment = part(moments, k * n);
     state.second_moment = part(moments, (K + k) * n);
@@ -887,7 +888,7 @@ void VulkanBackend::upload_training_state(const Model& model,
   Impl& I = *impl_;
   // The device's copy of this member goes stale: the others' are kept on the host first, and
   // the next epoch uploads every member it trains.
-  if (std::find(I.live.begin(), I.live.end(), member_) != I.live.end()) {
+  if (I.holds(member_)) {
     I.download_state();
     I.live.clear();
   }
@@ -971,7 +972,7 @@ void VulkanBackend::download_training_state(std::vector<float>& logits,
                                             std::vector<float>& first_moment,
                                             std::vector<float>& second_moment) {
   Impl& I = *impl_;
-  if (std::find(I.live.begin(), I.live.end(), member_) != I.live.end()) I.download_state();
+  if (I.holds(member_)) I.download_state();
   const Impl::MemberState& state = I.members[size_t(member_)];
   logits = state.logits;
   first_moment = state.first_moment;
