@@ -186,15 +186,16 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
       result.history = measured_epochs(chosen);
     };
     const int64_t epochs_before = prepared.candidates.front().trainer->epoch();
+    const size_t starts_before = prepared.candidates.size();
     try {
-      const TrainingSummary summary =
-          run_training(prepared.trainers(), config.seed, prepared.backend_name, run, out);
+      const TrainingSummary summary = run_training(prepared, run, out);
       keep(*prepared.candidates[size_t(summary.chosen_start)].trainer);
-      if (summary.starts > 1) {  // what save= writes, so that the model saved later resumes
+      if (!summary.candidates.is_null()) {  // what save= writes, so that the model saved later
+                                            // resumes
         const bool repaired = summary.repair.is_object() && summary.repair.value("applied", false);
-        result.multi_start =
-            multi_start_record(prepared.trainers(), config.seed, size_t(summary.chosen_start),
-                               summary.stopped_when_solved || repaired, run.tile_cells);
+        result.multi_start = multi_start_record(
+            prepared.trainers(), config.seed, size_t(summary.chosen_start),
+            summary.stopped_when_solved || repaired || config.halving, run.tile_cells);
       }
       result.summary = summary.to_json();
       result.summary["report"] = out.str();
@@ -202,11 +203,17 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
     } catch (const FileError& e) {
       // A log, save or summary that cannot be written (a full disk, a folder removed meanwhile):
       // the training is not lost with it. The candidate kept is the leading one.
-      if (prepared.candidates.front().trainer->epoch() == epochs_before) throw;
+      const Trainer* first = prepared.candidates.front().trainer.get();
+      if (prepared.candidates.size() == starts_before && first && first->epoch() == epochs_before)
+        throw;
       std::vector<EpochStats> last;
+      std::vector<const Trainer*> kept;
       for (const auto& candidate : prepared.candidates)
-        last.push_back(measured_epochs(*candidate.trainer).back());
-      keep(*prepared.candidates[leading_candidate(last)].trainer);
+        if (candidate.trainer && !candidate.trainer->history().empty()) {
+          kept.push_back(candidate.trainer.get());
+          last.push_back(measured_epochs(*candidate.trainer).back());
+        }
+      keep(*kept.at(leading_candidate(last)));
       unwritten = e.what();
     }
   }

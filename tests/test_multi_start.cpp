@@ -42,7 +42,7 @@ Run train(const ExperimentConfig& config, int threads, const std::string& save =
   options.threads = threads;
   options.save_path = save;
   std::ostringstream out;
-  run.summary = run_training(trainers, config.seed, "cpu", options, out);
+  run.summary = run_training(trainers, config, "cpu", options, out);
   return run;
 }
 

@@ -139,11 +139,34 @@ struct TrainingCli {
            "start; no --noise or --sharpen-to); default: inputwise with robust for "
            "checkerboards and Game of Life, else softmax (docs/training.md, \"Training recipes\")")
         ->check(CLI::IsMember({"softmax", "inputwise"}));
-    app.add_option("--starts", config.starts,
-                   "candidates trained side by side from seeds derived from --seed; the first "
-                   "to solve is kept (1 = a plain run)")
-        ->capture_default_str()
-        ->transform(integer_from_to(1, 64));
+    const CLI::Validator start_count = integer_from_to(1, 64);
+    app.add_option_function<std::string>(
+           "--starts",
+           [this, start_count](const std::string& value) {
+             config.halving = value == "auto";
+             config.starts = config.halving ? kAutoStarts : std::stoi(value);
+           },
+           fmt::format("candidates trained side by side from seeds derived from --seed; the "
+                       "first to solve is kept (1 = a plain run); auto: {} at a time with "
+                       "successive halving (a candidate lagging the better half at a quarter or "
+                       "half of its epochs stops, a new start takes its place) until one solves "
+                       "or --budget runs out",
+                       kAutoStarts))
+        ->default_str(std::to_string(ExperimentConfig{}.starts))
+        ->type_name("N|auto")
+        ->check(CLI::Validator(
+            [start_count](std::string& text) {
+              return text == "auto" ? std::string() : start_count(text);
+            },
+            ""));
+    app.add_option("--budget", config.budget_epochs,
+                   "--starts auto: epochs of candidates trained in all before the run ends "
+                   "unsolved (default: starts x --epochs, the cost of that many full starts)")
+        ->transform(positive_integer<int64_t>());
+    app.add_option("--budget-minutes", config.budget_minutes,
+                   "--starts auto: wall minutes before the run ends unsolved (as well as --budget; "
+                   "the run then depends on the machine's speed)")
+        ->transform(number_from_to<float>(0, 1e6f));
     app.add_option("--stop-when-solved", config.stop_when_solved,
                    "stop once the hard loss has been 0 for N consecutive epochs (0 = never)")
         ->capture_default_str()
@@ -307,7 +330,7 @@ struct TrainingCli {
                           "the temperature reaches --sharpen-to",
                           config.sharpen_start));
       config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
-      const PreparedTraining prepared = prepare_training(
+      PreparedTraining prepared = prepare_training(
           config, task_of, choice, resumed ? &*resumed : nullptr, resume_path, memory_limit);
       if (!prepared.note.empty()) std::fprintf(stderr, "%s: %s\n", program, prepared.note.c_str());
       run.threads = backend.threads;
@@ -321,8 +344,7 @@ struct TrainingCli {
         run.summary_path = run_folder + "/summary.json";
       }
       if (!prepared.vulkan && backend.tile_cells > 0) run.tile_cells = backend.tile_cells;
-      const auto summary =
-          run_training(prepared.trainers(), config.seed, prepared.backend_name, run, std::cout);
+      const auto summary = run_training(prepared, run, std::cout);
       VulkanBackend* vulkan = prepared.vulkan;
       if (choice.profile && vulkan) std::cout << describe_profile(vulkan->profile());
       if (!run_folder.empty())

@@ -130,6 +130,13 @@ void validate(const ExperimentConfig& c) {
   require_positive("epochs", c.epochs);
   if (c.starts < 1 || c.starts > 64)
     reject("starts", fmt::format("must be between 1 and 64, got {}", c.starts));
+  if (c.budget_epochs < 0)
+    reject("budget_epochs", fmt::format("must be non-negative, got {}", c.budget_epochs));
+  if (!(c.budget_minutes >= 0.0f && c.budget_minutes <= 1e6f))
+    reject("budget_minutes", fmt::format("must be from 0 (none) to 1e6, got {}", c.budget_minutes));
+  if (!c.halving && (c.budget_epochs != 0 || c.budget_minutes != 0.0f))
+    reject(c.budget_epochs != 0 ? "budget_epochs" : "budget_minutes",
+           "has no effect without halving (--starts auto)");
   if (!(c.sharpen_to > 0.0f && c.sharpen_to <= 1.0f))
     reject("sharpen_to", fmt::format("must be in (0, 1] (1: no sharpening), got {}", c.sharpen_to));
   if (c.sharpen_start < 0)

@@ -101,6 +101,9 @@ const std::vector<const char*>& config_keys() {
                                                 "stop_when_solved",
                                                 "recipe",
                                                 "starts",
+                                                "halving",
+                                                "budget_epochs",
+                                                "budget_minutes",
                                                 "sharpen_to",
                                                 "sharpen_start",
                                                 "sharpen_end",
@@ -149,6 +152,9 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"repair", c.repair},
       {"gates", gate_kind_name(c.gates)},
       {"loss_steps", c.loss_steps},  // absent in files written before it: 1
+      {"halving", c.halving},        // absent before: false, and no budget
+      {"budget_epochs", c.budget_epochs},
+      {"budget_minutes", c.budget_minutes},
   };
 }
 
@@ -206,7 +212,16 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   c.stop_when_solved = defaults.stop_when_solved;
   c.repair = defaults.repair;
   read_integer(json, "stop_when_solved", c.stop_when_solved, 0);
-  read_integer(json, "starts", c.starts, 1);
+  // "starts": "auto" is 4 at once with successive halving (--starts auto).
+  if (json.contains("starts") && json.at("starts") == "auto") {
+    c.starts = kAutoStarts;
+    c.halving = true;
+  } else {
+    read_integer(json, "starts", c.starts, 1);
+  }
+  read(json, "halving", c.halving);
+  read_integer(json, "budget_epochs", c.budget_epochs, 0);
+  read_float(json, "budget_minutes", c.budget_minutes);
   read_float(json, "sharpen_to", c.sharpen_to, 0, 1);
   read_integer(json, "sharpen_start", c.sharpen_start, 0);
   read_integer(json, "sharpen_end", c.sharpen_end, 0);

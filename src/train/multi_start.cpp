@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 
@@ -24,6 +25,9 @@ ExperimentConfig start_config(const ExperimentConfig& run, int start) {
   ExperimentConfig c = run;
   c.seed = start_seed(run.seed, start);
   c.starts = 1;
+  c.halving = false;  // a candidate is one plain run; the pool does the halving
+  c.budget_epochs = 0;
+  c.budget_minutes = 0.0f;
   return c;
 }
 
@@ -31,6 +35,44 @@ int threads_per_start(int threads, int starts) {
   const int total = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
   if (starts <= 1) return threads;
   return std::max(1, total / starts);
+}
+
+namespace {
+
+// Candidate `start` of `run` with `model`, and its state when it continues a checkpoint.
+TrainingCandidate candidate_with(const ExperimentConfig& run, int start, Model model,
+                                 std::optional<TrainingState> state, const MakeTask& make_task,
+                                 const MakeBackend& make_backend, int threads, bool resumed,
+                                 const std::string& resumed_path) {
+  TrainingCandidate c;
+  c.task = make_task(start_config(run, start));
+  c.backend = make_backend(start, threads);
+  model.config.epochs = run.epochs;
+  model.config.stop_when_solved = run.stop_when_solved;
+  model.config.repair = run.repair;
+  // The schedule may differ from the checkpoint's after its epoch (check_resume).
+  model.config.sharpen_to = run.sharpen_to;
+  model.config.sharpen_start = run.sharpen_start;
+  model.config.sharpen_end = run.sharpen_end;
+  model.config.noise = run.noise;
+  model.config.noise_start = run.noise_start;
+  model.config.noise_end = run.noise_end;
+  try {
+    c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
+  } catch (const TaskMismatch& e) {  // a checkpoint of another task: the options contradict it
+    if (!resumed) throw;
+    throw ResumeMismatch(fmt::format("--resume {}: {}", resumed_path, e.what()));
+  }
+  if (state) restore_training(*c.trainer, std::move(*state));
+  return c;
+}
+
+}  // namespace
+
+TrainingCandidate new_candidate(const ExperimentConfig& run, int start, const MakeTask& make_task,
+                                const MakeBackend& make_backend, int threads) {
+  return candidate_with(run, start, make_model(start_config(run, start)), std::nullopt, make_task,
+                        make_backend, threads, false, "");
 }
 
 std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
@@ -41,51 +83,34 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
   const int per_start = threads_per_start(threads, run.starts);
   std::vector<TrainingCandidate> out;
   for (int k = 0; k < run.starts; ++k) {
-    const ExperimentConfig config = run.starts == 1 ? run : start_config(run, k);
-    TrainingCandidate c;
-    c.task = make_task(config);
-    c.backend = make_backend(k, per_start);
+    if (!resumed) {
+      out.push_back(new_candidate(run, k, make_task, make_backend, per_start));
+      continue;
+    }
     Model model;
     std::optional<TrainingState> state;
-    if (!resumed) {
-      model = make_model(config);
-    } else if (run.starts == 1) {  // a plain checkpoint, or one candidate of a multi-start run
+    if (run.starts == 1) {  // a plain checkpoint, or one candidate of a multi-start run
       model = std::move(resumed->model);
       state = std::move(resumed->training);
     } else {
       MultiStartRecord* record = resumed->multi_start ? &*resumed->multi_start : nullptr;
       if (!record || record->candidates.empty())
         throw ResumeMismatch(
-            record ? fmt::format("--resume {}: the run was solved by start {} (seed {}); the file "
-                                 "keeps only that candidate (continue it alone with --seed {} "
+            record ? fmt::format("--resume {}: the run was settled by start {} (seed {}); the "
+                                 "file keeps only that candidate (continue it alone with --seed {} "
                                  "--starts 1)",
                                  resumed_path, record->chosen, start_seed(run.seed, record->chosen),
                                  start_seed(run.seed, record->chosen))
                    : fmt::format("--resume {}: a single-start checkpoint, not one of {} starts",
                                  resumed_path, run.starts));
       StartState& saved = record->candidates.at(size_t(k));
+      const ExperimentConfig config = start_config(run, k);
       model = k == record->chosen ? std::move(resumed->model) : make_model(config);
       model.logits = std::move(saved.logits);
       state = std::move(saved.training);
     }
-    model.config.epochs = run.epochs;
-    model.config.stop_when_solved = run.stop_when_solved;
-    model.config.repair = run.repair;
-    // The schedule may differ from the checkpoint's after its epoch (check_resume).
-    model.config.sharpen_to = run.sharpen_to;
-    model.config.sharpen_start = run.sharpen_start;
-    model.config.sharpen_end = run.sharpen_end;
-    model.config.noise = run.noise;
-    model.config.noise_start = run.noise_start;
-    model.config.noise_end = run.noise_end;
-    try {
-      c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
-    } catch (const TaskMismatch& e) {  // a checkpoint of another task: the options contradict it
-      if (!resumed) throw;
-      throw ResumeMismatch(fmt::format("--resume {}: {}", resumed_path, e.what()));
-    }
-    if (state) restore_training(*c.trainer, std::move(*state));
-    out.push_back(std::move(c));
+    out.push_back(candidate_with(run, k, std::move(model), std::move(state), make_task,
+                                 make_backend, per_start, true, resumed_path));
   }
   return out;
 }
@@ -106,9 +131,17 @@ DevicePopulation* shared_population(std::span<Trainer* const> candidates) {
 
 }  // namespace
 
-std::vector<EpochStats> run_candidate_epochs(std::span<Trainer* const> candidates,
-                                             tbb::task_arena& arena) {
-  std::vector<EpochStats> stats(candidates.size());
+std::vector<CandidateEpoch> run_candidate_epochs(std::span<Trainer* const> candidates,
+                                                 tbb::task_arena& arena) {
+  std::vector<CandidateEpoch> results(candidates.size());
+  // One candidate's epoch, or why it diverged; any other failure is thrown.
+  const auto record = [&](size_t k, const std::function<EpochStats()>& epoch) {
+    try {
+      results[k].stats = epoch();
+    } catch (const TrainingDiverged& e) {
+      results[k].diverged = e.what();
+    }
+  };
   DevicePopulation* population = candidates.size() > 1 ? shared_population(candidates) : nullptr;
   if (population) {
     std::vector<DeviceTraining*> members;
@@ -117,27 +150,23 @@ std::vector<EpochStats> run_candidate_epochs(std::span<Trainer* const> candidate
       members.push_back(t->device());
       requests.push_back(t->begin_device_epoch());
     }
-    const std::vector<DeviceEpoch> results = population->train_epochs(members, requests);
-    std::exception_ptr failed;  // every member's epoch recorded before the first failure is thrown
-    for (size_t k = 0; k < candidates.size(); ++k) try {
-        stats[k] = candidates[k]->finish_device_epoch(results[k]);
-      } catch (...) {
-        if (!failed) failed = std::current_exception();
-      }
-    if (failed) std::rethrow_exception(failed);
-    return stats;
+    const std::vector<DeviceEpoch> epochs = population->train_epochs(members, requests);
+    for (size_t k = 0; k < candidates.size(); ++k)
+      record(k, [&] { return candidates[k]->finish_device_epoch(epochs[k]); });
+    return results;
   }
   const bool on_device = std::any_of(candidates.begin(), candidates.end(),
                                      [](const Trainer* t) { return t->on_device(); });
   if (candidates.size() == 1 || on_device) {
-    for (size_t k = 0; k < candidates.size(); ++k) stats[k] = candidates[k]->run_epoch();
+    for (size_t k = 0; k < candidates.size(); ++k)
+      record(k, [&] { return candidates[k]->run_epoch(); });
   } else {
     arena.execute([&] {
       tbb::parallel_for(size_t(0), candidates.size(), size_t(1),
-                        [&](size_t k) { stats[k] = candidates[k]->run_epoch(); });
+                        [&](size_t k) { record(k, [&] { return candidates[k]->run_epoch(); }); });
     });
   }
-  return stats;
+  return results;
 }
 
 }  // namespace dlca

@@ -607,7 +607,7 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   const MakeTask task_of = [&](const ExperimentConfig& c) {
     return make_task(experiment_.task, c);
   };
-  const PreparedTraining prepared =
+  PreparedTraining prepared =
       prepare_training(resolve_recipe(run.config, task_of), task_of, choice, nullptr, "", 0);
   TrainingRunOptions run_options;
   run_options.epochs = run.config.epochs;
@@ -618,8 +618,7 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   std::ostringstream report;  // the summary lines a training program would print
   TrainingSummary summary;
   try {
-    summary = run_training(prepared.trainers(), run.config.seed, prepared.backend_name, run_options,
-                           report);
+    summary = run_training(prepared, run_options, report);
   } catch (const TrainingDiverged&) {
     // A result of the sweep (this setting runs away), not a reason to stop it: a row that says
     // where, with no model (its parameters are no longer finite).
@@ -628,7 +627,8 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
     row.options = run.options;
     row.final_soft_loss = row.final_hard_loss = std::numeric_limits<double>::quiet_NaN();
     int64_t epoch = std::numeric_limits<int64_t>::max();
-    for (const Trainer* trainer : prepared.trainers()) epoch = std::min(epoch, trainer->epoch());
+    for (const Trainer* trainer : prepared.trainers())
+      if (trainer) epoch = std::min(epoch, trainer->epoch());
     row.epochs = epoch;
     row.diverged_epoch = epoch + 1;  // counted from 1, as the training's own message counts it
     row.wall_seconds =

@@ -23,6 +23,7 @@
 #include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
 #include "dlca/io/svg_plots.hpp"
+#include "dlca/train/candidate_pool.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/multi_start.hpp"
 #include "dlca/train/training_pictures.hpp"
@@ -63,6 +64,7 @@ nlohmann::json TrainingSummary::to_json() const {
                       {"perception_op_counts", perception_op_counts},
                       {"update_op_counts", update_op_counts},
                       {"repair", repair}};
+  if (!candidates.is_null()) j["candidates"] = candidates;
   for (const auto& [key, value] : extra.items()) j[key] = value;
   return j;
 }
@@ -153,7 +155,7 @@ std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options) 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out) {
   Trainer* const one[] = {&trainer};
-  return run_training(one, trainer.model().config.seed, backend_name, options, out);
+  return run_training(one, trainer.model().config, backend_name, options, out);
 }
 
 namespace {
@@ -170,19 +172,20 @@ TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_c
 // summary line per repair tried to `lines` and records the last in `record`. None is tried when a
 // candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips it, and sets
 // `stopped`.
-std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, int threads,
-                                        const std::function<bool()>& stop, bool& stopped,
-                                        std::vector<std::string>& lines, nlohmann::json& record) {
-  const size_t starts = candidates.size();
-  std::vector<size_t> order(starts);
-  for (size_t k = 0; k < starts; ++k) order[k] = k;
+std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
+                                        std::span<const size_t> starts, bool name_starts,
+                                        int threads, const std::function<bool()>& stop,
+                                        bool& stopped, std::vector<std::string>& lines,
+                                        nlohmann::json& record) {
+  std::vector<size_t> order(candidates.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
   const auto last_hard = [&](size_t k) {
     const auto& h = candidates[k]->history();
     return h.empty() ? 0.0 : h.back().hard_loss;
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return last_hard(a) < last_hard(b); });
-  if (last_hard(order[0]) == 0) return std::nullopt;
+  if (order.empty() || last_hard(order[0]) == 0) return std::nullopt;
   for (size_t k : order) {
     if (stop()) {
       stopped = true;
@@ -201,8 +204,8 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
     }
     lines.push_back(fmt::format(
         "repair{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
-        starts > 1 ? fmt::format(" of start {}", k) : std::string(), report.hard_loss_before,
-        report.hard_loss_after,
+        name_starts ? fmt::format(" of start {}", starts[k]) : std::string(),
+        report.hard_loss_before, report.hard_loss_after,
         report.batches > 1 ? fmt::format(" over {} batches", report.batches) : std::string(),
         report.changes.size(), report.changes.size() == 1 ? "" : "s", report.evaluations,
         report.seconds,
@@ -212,7 +215,7 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates, in
         : report.out_of_budget
             ? fmt::format(": not solved within its budget ({} rollouts), nothing changed", budget)
             : ": not solved, nothing changed"));
-    record = {{"start", k},
+    record = {{"start", starts[k]},
               {"hard_loss_before", report.hard_loss_before},
               {"hard_loss_after", report.hard_loss_after},
               {"gates_changed", report.changes.size()},
@@ -254,13 +257,31 @@ size_t leading_candidate(const std::vector<EpochStats>& stats) {
   return best;
 }
 
-TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_seed,
-                             const std::string& backend_name, const TrainingRunOptions& options,
+TrainingSummary run_training(PreparedTraining& prepared, const TrainingRunOptions& options,
                              std::ostream& out) {
-  if (candidates.empty()) throw std::invalid_argument("run_training: no candidates");
+  return run_training(
+      prepared.trainers(), prepared.config, prepared.backend_name, options, out,
+      [&](int start) { return prepared.add_start(start); },
+      [&](int start) { prepared.release(start); });
+}
+
+TrainingSummary run_training(std::span<Trainer* const> first_candidates,
+                             const ExperimentConfig& run_config, const std::string& backend_name,
+                             const TrainingRunOptions& options, std::ostream& out,
+                             CandidatePool::AddStart add_start,
+                             CandidatePool::ReleaseStart release_start) {
+  if (first_candidates.empty()) throw std::invalid_argument("run_training: no candidates");
+  const uint64_t run_seed = run_config.seed;
+  CandidatePool pool(first_candidates, run_config, options.epochs, std::move(add_start),
+                     std::move(release_start));
+  if (pool.halving() && options.checkpoint_every > 0)
+    throw std::invalid_argument(
+        "--checkpoint-every: not available with --starts auto yet (its candidates change as it "
+        "runs; the model is saved at the end)");
+  const auto candidates = [&] { return pool.all(); };
   check_output_paths({}, training_output_paths(options));
   check_log_svg_replaceable(options.log_path);
-  if (!options.gif_path.empty()) check_rollout_gif(candidates.front()->model().config);
+  if (!options.gif_path.empty()) check_rollout_gif(run_config);
   // Ctrl-C or SIGTERM: stop after this epoch and write everything; a second one: stop now.
   std::optional<StopSignals> signals;
   if (options.handle_signals) signals.emplace(true);
@@ -274,17 +295,16 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  const size_t starts = candidates.size();
   tbb::task_arena arena(arena_concurrency(options.threads));
   size_t chosen = 0;  // the candidate shown, saved and summarised
-  const auto trainer = [&]() -> Trainer& { return *candidates[chosen]; };
+  const auto trainer = [&]() -> Trainer& { return pool.at(chosen); };
 
   TrainingSummary summary;
   summary.experiment = trainer().model().config.name;
   summary.backend = backend_name;
-  summary.recipe = recipe_name(candidates.front()->model().config.recipe);
+  summary.recipe = recipe_name(run_config.recipe);
   summary.resumed_from_epoch = trainer().epoch();
-  summary.starts = int(starts);
+  const bool several = first_candidates.size() > 1 || pool.halving();
   // The chosen candidate's epochs, with the measurement of an epoch taken back at a solved stop.
   const auto measured = [&] { return measured_epochs(trainer()); };
   const auto csv = [&] {
@@ -307,22 +327,27 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   };
   // --stop-when-solved: consecutive epochs with hard loss 0 so far (a resumed run's too).
   const int solved_window = trainer().model().config.stop_when_solved;
-  std::vector<int64_t> zero_streak(starts, 0);
-  for (size_t k = 0; k < starts; ++k) {
-    for (const EpochStats& e : candidates[k]->history())
-      zero_streak[k] = e.hard_loss == 0 ? zero_streak[k] + 1 : 0;
-    // A solved stop takes back the update of the epoch that solved: its parameters are kept.
-    if (solved_window > 0) candidates[k]->keep_undo_state(true);
-  }
+  std::vector<int64_t> zero_streak;
+  const auto count_streaks = [&] {  // of the candidates new since the last call too
+    for (size_t k = zero_streak.size(); k < pool.size(); ++k) {
+      zero_streak.push_back(0);
+      for (const EpochStats& e : pool.at(k).history())
+        zero_streak[k] = e.hard_loss == 0 ? zero_streak[k] + 1 : 0;
+      // A solved stop takes back the update of the epoch that solved: its parameters are kept.
+      if (solved_window > 0) pool.at(k).keep_undo_state(true);
+    }
+  };
+  count_streaks();
   std::optional<size_t> solved_by;
   const auto solved = [&] { return solved_by.has_value(); };
   bool repaired = false;  // --repair found a working circuit after the last epoch
   // The --save file's text: a checkpoint of the chosen candidate (and, while unsolved, of all).
   const auto checkpoint_text = [&] {
     const TrainingState state = checkpoint_state(trainer(), options.tile_cells);
-    if (starts == 1) return model_file_text(trainer().model(), &state);
-    const MultiStartRecord record =
-        multi_start_record(candidates, run_seed, chosen, solved() || repaired, options.tile_cells);
+    if (!several) return model_file_text(trainer().model(), &state);
+    // A halving run's candidates change as it runs: its file keeps the chosen one alone.
+    const MultiStartRecord record = multi_start_record(
+        candidates(), run_seed, chosen, solved() || repaired || pool.halving(), options.tile_cells);
     return model_file_text(trainer().model(), &state, &record);
   };
   const auto save = [&] { write_file_atomically(options.save_path, checkpoint_text()); };
@@ -340,55 +365,75 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   };
   double last_draw = -1, last_log_write = 0;
   std::vector<double> round_ms;  // wall time of each epoch of all candidates together
-  while (trainer().epoch() < options.epochs && !solved() && !stop_requested()) {
+  while (pool.training() && !solved() && !stop_requested()) {
     const auto round_start = std::chrono::steady_clock::now();
-    std::vector<EpochStats> all;
-    try {
-      all = run_candidate_epochs(candidates, arena);
-    } catch (const TrainingDiverged& e) {
-      // The epochs before the divergence show where it went wrong: --log keeps them.
-      if (options.log_path.empty()) throw;
-      try {
-        write_log();
-      } catch (const FileError&) {  // the divergence is the news; a log that failed too is not
-        throw e;
-      }
-      throw TrainingDiverged(
-          fmt::format("{}; --log {} has the epochs before it", e.what(), options.log_path));
-    }
+    const CandidateRound round = pool.train_round(arena);
     round_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - round_start)
             .count());
-    for (size_t k = 0; k < starts; ++k) {
-      zero_streak[k] = all[k].hard_loss == 0 ? zero_streak[k] + 1 : 0;
+    for (const auto& [k, reason] : round.diverged) {
+      if (!pool.none_left()) {  // the others go on without it
+        if (!options.quiet)
+          std::fprintf(stderr, "%swarning: start %zu: %s; the other starts go on without it\n",
+                       live ? "\r\033[K" : "", k, reason.c_str());
+        continue;
+      }
+      // The last candidate diverged. The epochs before show where it went wrong: --log keeps them.
+      if (options.log_path.empty()) throw TrainingDiverged(reason);
+      try {
+        write_log();
+      } catch (const FileError&) {  // the divergence is the news; a log that failed too is not
+        throw TrainingDiverged(reason);
+      }
+      throw TrainingDiverged(
+          fmt::format("{}; --log {} has the epochs before it", reason, options.log_path));
+    }
+    for (const auto& [k, stats] : round.trained) {
+      zero_streak[k] = stats.hard_loss == 0 ? zero_streak[k] + 1 : 0;
       if (solved_window == 0 || solved_by || zero_streak[k] < solved_window) continue;
       // Solved: the epoch's update is taken back, so that the parameters kept are the ones that
       // scored 0, if the task agrees that they do all of it; if not, the epoch is run again
       // (the same epoch gives the same result) and training goes on.
-      Trainer& candidate = *candidates[k];
+      Trainer& candidate = pool.at(k);
       candidate.undo_last_epoch();
       if (candidate.task().solved_by(candidate.model()))
         solved_by = k;
       else
         candidate.run_epoch();
     }
-    chosen = solved_by ? *solved_by : leading_candidate(all);
-    const EpochStats& stats = all[chosen];
+    if (!solved()) pool.settle_round(round, elapsed());
+    count_streaks();
+    // (Only new starts that have not trained yet, when the others all stopped this round: the
+    // one shown stays until they have.)
+    if (solved_by)
+      chosen = *solved_by;
+    else if (!pool.choosable().empty())
+      chosen = pool.leading();
+    else
+      continue;
+    const EpochStats stats = measured_epochs(trainer()).back();
     if (options.on_epoch && !options.on_epoch(stats)) stopped_by_caller = true;
     const double now = elapsed();
     const int64_t done = trainer().epoch();
-    const bool last = done == options.epochs || solved();
-    const std::string which =
-        starts > 1 ? fmt::format("  start {}/{}", chosen, starts) : std::string();
+    const bool last = !pool.training() || solved();
+    std::string which;
+    if (several) which = fmt::format("  start {}/{}", chosen, pool.size());
+    if (pool.halving())
+      which += fmt::format("  budget {:.0f}%",
+                           100.0 * double(pool.epochs_used()) / double(pool.budget_epochs()));
     if (live && (now - last_draw > 0.1 || last)) {
       last_draw = now;
-      const double per_epoch =
-          now / double(std::max<int64_t>(1, done - summary.resumed_from_epoch));
-      std::fprintf(stderr,
-                   "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f%s  %.1f ms/epoch  ETA %s",
-                   summary.experiment.c_str(), (long long)done, (long long)options.epochs,
-                   stats.soft_loss, stats.hard_loss, which.c_str(), stats.milliseconds,
-                   format_seconds(per_epoch * double(options.epochs - done)).c_str());
+      // A halving run's end is its budget's; a plain run's, its epochs'.
+      const double left =
+          pool.halving()
+              ? now / double(pool.epochs_used()) *
+                    double(std::max<int64_t>(0, pool.budget_epochs() - pool.epochs_used()))
+              : now / double(std::max<int64_t>(1, done - summary.resumed_from_epoch)) *
+                    double(options.epochs - done);
+      std::fprintf(
+          stderr, "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f%s  %.1f ms/epoch  ETA %s",
+          summary.experiment.c_str(), (long long)done, (long long)options.epochs, stats.soft_loss,
+          stats.hard_loss, which.c_str(), stats.milliseconds, format_seconds(left).c_str());
       std::fflush(stderr);
     } else if (!live && !options.quiet && options.print_every > 0 &&
                (done == summary.resumed_from_epoch + 1 || done % options.print_every == 0 ||
@@ -407,17 +452,25 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
       write_during_run(save);
   }
   if (live) std::fprintf(stderr, "\n");
+  // Stopped (Ctrl-C, the caller) while a candidate still had epochs to train.
+  const bool cut_short = pool.training() && !solved();
+  if (!pool.all()[chosen])  // the one shown was released: a candidate that can be chosen instead
+    chosen = pool.choosable().empty() ? pool.size() - 1 : pool.leading();
 
   // --repair: a run that trained all its epochs unsolved tries to repair its candidates' circuits.
   // Stopped before it found a repair, the run is interrupted: it did not do all it was asked.
   std::vector<std::string> repair_lines;
   bool repair_stopped = false;
-  if (trainer().model().config.repair && !solved() && trainer().epoch() >= options.epochs)
-    if (const auto k = repair_candidates(candidates, options.threads, stop_requested,
+  if (run_config.repair && !solved() && !cut_short) {
+    const std::vector<size_t> starts = pool.choosable();
+    std::vector<Trainer*> kept;
+    for (const size_t k : starts) kept.push_back(&pool.at(k));
+    if (const auto k = repair_candidates(kept, starts, several, options.threads, stop_requested,
                                          repair_stopped, repair_lines, summary.repair)) {
-      chosen = *k;
+      chosen = starts[*k];
       repaired = true;
     }
+  }
   summary.stop_signal = options.handle_signals ? StopSignals::signal_number() : 0;
 
   const std::vector<EpochStats> history = measured();
@@ -427,11 +480,12 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
     if (e.epoch >= summary.resumed_from_epoch) epoch_ms.push_back(e.milliseconds);
   }
   summary.stopped_when_solved = solved();
-  summary.interrupted =
-      (trainer().epoch() < options.epochs && !summary.stopped_when_solved) || repair_stopped;
+  summary.interrupted = cut_short || repair_stopped;
   summary.epochs = trainer().epoch();
   summary.chosen_start = int(chosen);
-  summary.start_seed = starts > 1 ? start_seed(run_seed, int(chosen)) : run_seed;
+  summary.starts = int(pool.size());
+  summary.start_seed = several ? start_seed(run_seed, int(chosen)) : run_seed;
+  if (several) summary.candidates = pool.record();
   if (!history.empty()) {
     summary.final_soft_loss = history.back().soft_loss;
     summary.final_hard_loss = history.back().hard_loss;
@@ -445,7 +499,7 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
   summary.pruned_gates = int(prune(trainer().model()).gates.size());
   summary.wall_seconds = elapsed();
   // Several candidates: the time of an epoch of them all, what the run costs per epoch.
-  summary.median_epoch_ms = starts > 1 ? median(round_ms) : median(epoch_ms);
+  summary.median_epoch_ms = several ? median(round_ms) : median(epoch_ms);
   const Model& model = trainer().model();
   const auto ops = hard_ops(model);
   summary.perception_op_counts.assign(kNumOps, 0);
@@ -509,8 +563,9 @@ TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_
                        config.noise_start,
                        config.noise_end > 0 ? fmt::format(" to {}", config.noise_end) : "");
   for (const std::string& line : repair_lines) out << line;
-  if (starts > 1)
-    out << fmt::format("start {} of {} (seed {}) {}\n", summary.chosen_start, starts,
+  if (const std::string line = pool.describe(); !line.empty()) out << line << "\n";
+  if (several)
+    out << fmt::format("start {} of {} (seed {}) {}\n", summary.chosen_start, summary.starts,
                        summary.start_seed,
                        summary.stopped_when_solved ? "solved first"
                        : repaired                  ? "repaired"

@@ -21,7 +21,8 @@ std::string shown_value(const nlohmann::json& value) {
 // Keys that say only how long to train: a checkpoint may be resumed with other values.
 // Also the repair at the end, which does not change the epochs.
 bool is_run_length(std::string_view key) {
-  return key == "epochs" || key == "stop_when_solved" || key == "repair";
+  return key == "epochs" || key == "stop_when_solved" || key == "repair" ||
+         key == "budget_epochs" || key == "budget_minutes";
 }
 
 // Keys of the per-epoch schedules (sharpening and noise).
@@ -87,6 +88,20 @@ std::vector<Trainer*> PreparedTraining::trainers() const {
   return all;
 }
 
+Trainer* PreparedTraining::add_start(int start) {
+  if (size_t(start) != candidates.size() || !make_start)
+    throw std::logic_error("add_start: not the next start");
+  candidates.push_back(make_start(start));
+  return candidates.back().trainer.get();
+}
+
+void PreparedTraining::release(int start) {
+  TrainingCandidate& c = candidates.at(size_t(start));
+  c.trainer.reset();
+  c.task.reset();
+  if (start > 0) c.backend.reset();
+}
+
 ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& make_task,
                                 const ModelFile* resumed) {
   if (config.recipe != Recipe::kRobust) return config;
@@ -118,6 +133,7 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
   validate(config);  // before a task builds its data for an impossible grid
   if (resumed) check_resume(*resumed, resume_path, config);
   PreparedTraining prepared;
+  prepared.config = config;
   const auto backend_of = [&](int start, int threads) -> std::unique_ptr<Backend> {
     // The candidates on a Vulkan device form one population: their epochs run together.
     if (start > 0 && prepared.vulkan) return prepared.vulkan->add_member();
@@ -132,6 +148,19 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
   };
   prepared.candidates =
       make_candidates(config, make_task, backend_of, choice.cpu.threads, resumed, resume_path);
+  if (config.halving) {  // new starts as the first ones: members of its population, or own threads
+    const int per_start = threads_per_start(choice.cpu.threads, config.starts);
+    VulkanBackend* const vulkan = prepared.vulkan;
+    prepared.make_start = [config, make_task, choice, per_start, vulkan](int start) {
+      const MakeBackend backend_of = [&](int, int threads) -> std::unique_ptr<Backend> {
+        if (vulkan) return vulkan->add_member();
+        BackendChoice own = choice;
+        own.cpu.threads = threads;
+        return std::move(make_backend(own).backend);
+      };
+      return new_candidate(config, start, make_task, backend_of, per_start);
+    };
+  }
   prepared.backend_name = prepared.candidates[0].backend->name();
   // The backend sets the order of float sums: a resume stays on the one that trained it (a
   // checkpoint without "backend" was trained on the CPU).

@@ -47,6 +47,8 @@ constexpr RecipeDefaults recipe_defaults(Recipe recipe) {
 }
 
 inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "repair"};
+// `--starts auto`: how many candidates train at once under successive halving.
+inline constexpr int kAutoStarts = 4;
 
 // How a gate's op is parametrised while training (docs/training.md, "Input-wise gates").
 // kSoftmax: the notebook's 16 logits, one per op, mixed by their softmax. kInputWise: 4 angles, one
@@ -126,7 +128,7 @@ struct ExperimentConfig {
   std::vector<int> loss_channels = {0};
   // Grow and stay: the loss compares the last `loss_steps` states of a rollout with the target
   // (steps - loss_steps + 1 to steps), so that the picture grown by step T = steps - loss_steps + 1
-  // has to stay until `steps`. 1: the last state only, the notebook's. CPU backend only for now.
+  // has to stay until `steps`. 1: the last state only, the notebook's.
   int loss_steps = 1;
   uint64_t seed = 23;
   RandomStreams random_streams = RandomStreams::kJax;
@@ -137,6 +139,17 @@ struct ExperimentConfig {
   // Candidates trained side by side (multi-start); candidate k has its own wiring and data from
   // start_seed(seed, k), candidate 0 the run's own seed. 1: a plain run.
   int starts = recipe_defaults(kDefaultRecipe).starts;
+  // Successive halving of the starts (--starts auto; docs/training.md, "Starts that stop early"):
+  // a candidate stops after a quarter and after half of its epochs unless its soft loss there is
+  // among the better half of every candidate's at that epoch so far, and a new start takes each
+  // freed place while the budget lasts. `starts` is then how many train at once. false: every
+  // start trains all its epochs.
+  bool halving = false;
+  // A halving run's budget: epochs of candidates trained in all (0: starts x epochs), and wall
+  // minutes (0: none). The run ends when one candidate solves or the budget is spent. Like `epochs`
+  // they only say how long to train.
+  int64_t budget_epochs = 0;
+  float budget_minutes = 0.0f;
   // Forward-only sharpening (docs/MODEL.md §3.5, docs/training.md): from epoch
   // sharpen_start to sharpen_end the forward pass divides every gate's logits by a temperature that
   // falls geometrically from 1 to sharpen_to (and stays there), while the logit gradient is still

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -49,6 +50,10 @@ using MakeBackend = std::function<std::unique_ptr<Backend>(int start, int thread
 // `starts` candidates, at least one each.
 int threads_per_start(int threads, int starts);
 
+// Builds candidate `start` of `run` from scratch (a new start of a halving run), with `threads`.
+TrainingCandidate new_candidate(const ExperimentConfig& run, int start, const MakeTask& make_task,
+                                const MakeBackend& make_backend, int threads);
+
 // Builds run.starts candidates, fresh or continuing `resumed` (a checkpoint of this run: a plain
 // one for one start, one holding every candidate for several, or a solved multi-start run's chosen
 // candidate resumed alone with starts 1 and its seed). Throws std::runtime_error naming the
@@ -59,12 +64,18 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
                                                ModelFile* resumed = nullptr,
                                                const std::string& resumed_path = "");
 
+// One candidate's epoch: its stats, or why it diverged (TrainingDiverged's message).
+struct CandidateEpoch {
+  EpochStats stats;
+  std::string diverged;  // empty: the epoch ran
+};
+
 // Runs one epoch of every candidate: in parallel in `arena` when they train on the host's threads
 // (each on its own backend's share of them); together, in one submission, when they are members
 // of one device population (VulkanBackend::add_member); else one after the other on a device.
-// A candidate whose epoch diverged throws TrainingDiverged after the others' epochs are recorded.
-// A member whose epoch fails (TrainingDiverged) fails the call, as on the host.
-std::vector<EpochStats> run_candidate_epochs(std::span<Trainer* const> candidates,
-                                             tbb::task_arena& arena);
+// A candidate whose epoch diverged is reported as such, the others' epochs are run and recorded;
+// any other failure is thrown.
+std::vector<CandidateEpoch> run_candidate_epochs(std::span<Trainer* const> candidates,
+                                                 tbb::task_arena& arena);
 
 }  // namespace dlca

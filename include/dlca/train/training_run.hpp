@@ -16,8 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include "dlca/io/output_paths.hpp"
+#include "dlca/train/candidate_pool.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
+#include "dlca/train/training_setup.hpp"
 
 namespace dlca {
 
@@ -78,6 +80,9 @@ struct TrainingSummary {
   // changed, hard rollouts, seconds); null when none ran. A repair that reaches 0 is applied and
   // the run counts as solved at its last epoch; one that does not changes nothing.
   nlohmann::json repair;
+  // Several candidates: CandidatePool::record() (starts tried, halted, diverged; a halving run's
+  // budget and what it used); null for one.
+  nlohmann::json candidates;
   // Hard circuit's op counts (argmax), perception (per kernel) and update separately.
   std::vector<int> perception_op_counts, update_op_counts;
   nlohmann::json extra;  // keys from TrainingRunOptions::evaluate
@@ -107,10 +112,17 @@ MultiStartRecord multi_start_record(std::span<Trainer* const> candidates, uint64
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out);
 // A multi-start run: the candidates train one epoch at a time each, side by side (in parallel on
-// the CPU); the log, model, pictures and summary are those of the chosen candidate. `run_seed` is
-// the seed the candidates' seeds were derived from.
-TrainingSummary run_training(std::span<Trainer* const> candidates, uint64_t run_seed,
+// the CPU); the log, model, pictures and summary are those of the chosen candidate. `run` is the
+// run's configuration (its seed the one the candidates' seeds were derived from; its starts,
+// halving and budget). A candidate whose epoch diverges stops there
+// while others go on (the run fails with TrainingDiverged when none is left). A halving run
+// (--starts auto) adds starts with `add_start` and frees those halted with `release_start`.
+TrainingSummary run_training(std::span<Trainer* const> candidates, const ExperimentConfig& run,
                              const std::string& backend_name, const TrainingRunOptions& options,
+                             std::ostream& out, CandidatePool::AddStart add_start = nullptr,
+                             CandidatePool::ReleaseStart release_start = nullptr);
+// The same for a prepared run: its new starts and releases go through `prepared`.
+TrainingSummary run_training(PreparedTraining& prepared, const TrainingRunOptions& options,
                              std::ostream& out);
 
 }  // namespace dlca

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,11 +17,20 @@
 namespace dlca {
 
 struct PreparedTraining {
-  std::vector<TrainingCandidate> candidates;
-  std::string backend_name;         // candidate 0's backend
-  std::string note;                 // why "auto" chose its backend (empty otherwise)
-  VulkanBackend* vulkan = nullptr;  // candidate 0's backend when it is the Vulkan one
+  ExperimentConfig config;                    // the run's
+  std::vector<TrainingCandidate> candidates;  // by start; a released one holds no trainer
+  std::string backend_name;                   // candidate 0's backend
+  std::string note;                           // why "auto" chose its backend (empty otherwise)
+  VulkanBackend* vulkan = nullptr;            // candidate 0's backend when it is the Vulkan one
+  // Builds a new start's candidate (a halving run's; add_start).
+  std::function<TrainingCandidate(int start)> make_start;
+  // Every start's trainer, null for those released.
   std::vector<Trainer*> trainers() const;
+  // Appends start `start` (the next one) and returns its trainer.
+  Trainer* add_start(int start);
+  // Frees a start that will not train or be chosen again: its trainer and task, and its backend
+  // unless it is candidate 0's (which the others' device population and backend_name rely on).
+  void release(int start);
 };
 
 // Throws ResumeMismatch unless `checkpoint` (read from `path`) can be continued by a run of
