@@ -167,6 +167,23 @@ class TrainingTest(Scratch):
         straight = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2)
         self.assertEqual(resumed.summary["logits_checksum"], straight.summary["logits_checksum"])
 
+    def test_starts_auto(self):
+        # Successive halving with new starts until the budget (in candidate epochs) is spent.
+        model = dlca.train("checkerboard_sync", epochs=8, steps=2, starts="auto", budget_epochs=40,
+                           threads=1)
+        record = model.summary["candidates"]
+        self.assertTrue(record["halving"])
+        self.assertEqual(record["budget_epochs"], 40)
+        self.assertGreaterEqual(record["epochs_used"], 40)
+        self.assertGreater(record["tried"], 4)
+        self.assertEqual(model.summary["starts"], record["tried"])
+        model.save(self.path("auto.json"))  # the kept candidate alone: it resumes as one start
+        again = dlca.train("checkerboard_sync", epochs=9, steps=2, starts=1,
+                           seed=model.summary["start_seed"], resume=self.path("auto.json"))
+        self.assertEqual(again.summary["epochs"], 9)
+        with self.assertRaisesRegex(dlca.ConfigError, "^budget_epochs: has no effect without"):
+            dlca.train("checkerboard_sync", epochs=2, budget_epochs=10)
+
     def test_recipe_and_dict_experiment(self):
         model = dlca.train("checkerboard_sync", recipe="robust", epochs=2, steps=2)
         self.assertEqual(model.summary["starts"], 4)

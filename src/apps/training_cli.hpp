@@ -156,7 +156,8 @@ struct TrainingCli {
         ->type_name("N|auto")
         ->check(CLI::Validator(
             [start_count](std::string& text) {
-              return text == "auto" ? std::string() : start_count(text);
+              if (text == "auto" || start_count(text).empty()) return std::string();
+              return "must be auto or an integer from 1 to 64, got '" + text + "'";
             },
             ""));
     app.add_option("--budget", config.budget_epochs,
@@ -269,6 +270,10 @@ struct TrainingCli {
         throw UsageError("--no-save: contradicts the output files named");
       if (run.checkpoint_every > 0 && no_save)
         throw UsageError("--checkpoint-every: has nothing to write with --no-save");
+      if (run.checkpoint_every > 0 && config.halving)
+        throw UsageError(
+            "--checkpoint-every: not available with --starts auto yet (its candidates change as "
+            "it runs; the model is saved at the end)");
       if (run.quiet && print_every_option->count() > 0)
         throw UsageError("--print-every: has no effect with --quiet");
       if (choice.kind == "vulkan")

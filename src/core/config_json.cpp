@@ -212,14 +212,14 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   c.stop_when_solved = defaults.stop_when_solved;
   c.repair = defaults.repair;
   read_integer(json, "stop_when_solved", c.stop_when_solved, 0);
-  // "starts": "auto" is 4 at once with successive halving (--starts auto).
+  // "starts": "auto" is 4 at once with successive halving (--starts auto), whatever "halving" says.
+  read(json, "halving", c.halving);
   if (json.contains("starts") && json.at("starts") == "auto") {
     c.starts = kAutoStarts;
     c.halving = true;
   } else {
     read_integer(json, "starts", c.starts, 1);
   }
-  read(json, "halving", c.halving);
   read_integer(json, "budget_epochs", c.budget_epochs, 0);
   read_float(json, "budget_minutes", c.budget_minutes);
   read_float(json, "sharpen_to", c.sharpen_to, 0, 1);

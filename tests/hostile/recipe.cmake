@@ -136,3 +136,28 @@ set_tests_properties(recipe.loss_steps PROPERTIES PASS_REGULAR_EXPRESSION "\nsto
 dlca_cli_test(recipe.loss_steps_beyond_steps ${expect}
   "^train_checkerboard: invalid configuration: loss_steps: must be from 1 to steps \\(4\\), got 5"
   ${train} --steps 4 --loss-steps 5)
+# --starts auto: successive halving adds starts until the budget is spent (the tiny checkerboard
+# does not solve in 20 epochs; rungs at epochs 5 and 10), says so in the printed summary and its
+# JSON, and tries the same starts and keeps the same one at 1 and 2 threads.
+set(auto_run $<TARGET_FILE:dlca_train_program> --config ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/tiny_checkerboard.json
+  --starts auto --epochs 20 --quiet)
+string(REPLACE ";" " " auto_run "${auto_run}")
+dlca_cli_test(recipe.starts_auto sh -c "${auto_run} --threads 1 --summary s.json > one.txt \
+  && ${auto_run} --threads 2 > two.txt && grep -E '^start' one.txt > a.txt && grep -E '^start' two.txt > b.txt \
+  && cmp a.txt b.txt && grep -q '\"halving\": true' s.json && grep -q '\"budget_spent\": true' s.json \
+  && cat one.txt && echo summary checked")
+set_tests_properties(recipe.starts_auto PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nstarts: [5-9] tried, 4 at a time, [1-9] stopped by halving; 8[0-3] of 80 candidate epochs used \\(the budget is spent\\)\nstart [0-9] of [5-9] \\(seed [0-9]+\\) kept: none solved; lowest hard loss\n(.*\n)*summary checked\n$")
+# --budget sets it; an experiment file says "starts": "auto".
+dlca_cli_test(recipe.starts_auto_budget_and_file sh -c "${auto_run} --budget 30 > b.txt \
+  && grep -q '^starts: .* 3[0-3] of 30 candidate epochs used' b.txt \
+  && sed 's/\"seed\": 1/\"seed\": 1, \"starts\": \"auto\"/' ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/tiny_checkerboard.json > x.json \
+  && $<TARGET_FILE:dlca_train_program> --config x.json --epochs 8 --quiet --summary s.json \
+  && grep -q '\"halving\": true' s.json && echo both checked")
+set_tests_properties(recipe.starts_auto_budget_and_file PROPERTIES PASS_REGULAR_EXPRESSION "both checked")
+dlca_cli_test(recipe.starts_auto_bad ${expect} "^train_checkerboard: --starts: must be auto or an integer from 1 to 64, got 'autos'"
+  ${train} --starts autos)
+dlca_cli_test(recipe.budget_needs_auto ${expect} --status 2 "budget_epochs: has no effect without halving \\(--starts auto\\)"
+  ${train} --budget 10)
+dlca_cli_test(recipe.starts_auto_no_checkpoints ${expect} --status 2 "--checkpoint-every: not available with --starts auto"
+  ${train} --starts auto --checkpoint-every 5 --save m.json)

@@ -1,0 +1,163 @@
+// The candidate pool of a run (candidate_pool.hpp): successive halving's rungs and judgement, a
+// halving run (--starts auto) that adds starts until its budget is spent, the same at any thread
+// count, and a multi-start run that drops a diverged candidate while the others go on unchanged.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/train/candidate_pool.hpp"
+#include "dlca/train/checkerboard.hpp"
+#include "dlca/train/multi_start.hpp"
+#include "dlca/train/training_run.hpp"
+#include "test_helpers.hpp"
+
+using namespace dlca;
+
+namespace {
+
+// A CPU backend whose soft loss turns NaN from its (after + 1)-th training rollout on: the
+// candidate that has it diverges there.
+class DivergingBackend : public Backend {
+ public:
+  DivergingBackend(int after, int threads)
+      : cpu_(CpuBackendOptions{.threads = threads}), after_(after) {}
+  std::string name() const override { return "cpu"; }
+  RolloutResult rollout(const Model& model, const Target& target, const RolloutBatch& batch,
+                        const RolloutRequest& request) override {
+    RolloutResult out = cpu_.rollout(model, target, batch, request);
+    if (request.gradient && ++calls_ > after_) out.soft_loss = std::nan("");
+    return out;
+  }
+
+ private:
+  CpuBackend cpu_;
+  int after_, calls_ = 0;
+};
+
+std::unique_ptr<Task> checkerboard_task(const ExperimentConfig& c) {
+  return std::make_unique<CheckerboardTask>(c);
+}
+
+// A run of `config` on the CPU with `threads` in all; `diverging[k]` > 0: start k's backend
+// diverges after that many epochs. New starts (a halving run) are made and freed as the programs
+// do.
+struct Run {
+  std::vector<TrainingCandidate> candidates;
+  TrainingSummary summary;
+};
+Run train(const ExperimentConfig& config, int threads, std::vector<int> diverging = {}) {
+  Run run;
+  diverging.resize(64, 0);
+  const MakeBackend backend_of = [&](int start, int t) -> std::unique_ptr<Backend> {
+    if (diverging[size_t(start)] > 0)
+      return std::make_unique<DivergingBackend>(diverging[size_t(start)], t);
+    return std::make_unique<CpuBackend>(CpuBackendOptions{.threads = t});
+  };
+  run.candidates = make_candidates(config, checkerboard_task, backend_of, threads);
+  std::vector<Trainer*> trainers;
+  for (auto& c : run.candidates) trainers.push_back(c.trainer.get());
+  TrainingRunOptions options;
+  options.epochs = config.epochs;
+  options.quiet = true;
+  options.threads = threads;
+  std::ostringstream out;
+  const int per_start = threads_per_start(threads, config.starts);
+  run.summary = run_training(
+      trainers, config, "cpu", options, out,
+      [&](int start) {
+        run.candidates.push_back(
+            new_candidate(config, start, checkerboard_task, backend_of, per_start));
+        return run.candidates.back().trainer.get();
+      },
+      [&](int start) { run.candidates[size_t(start)] = {}; });
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("halving: rungs at a quarter and half, the better half continues") {
+  CHECK(halving_rungs(500) == std::vector<int64_t>{125, 250});
+  CHECK(halving_rungs(3) == std::vector<int64_t>{1});
+  CHECK(halving_rungs(1).empty());
+  std::vector<double> at_rung;
+  const std::vector<double> first = {4, 1, 3, 2};
+  CHECK(judge_at_rung(at_rung, first) == std::vector<bool>{false, true, false, true});
+  CHECK(at_rung.size() == 4);
+  // A later arrival is judged against every score at the rung: 2 of 5 below 2.5 (keeps 3).
+  const std::vector<double> later = {2.5};
+  CHECK(judge_at_rung(at_rung, later) == std::vector<bool>{true});
+  const std::vector<double> lagging = {3.5};  // 4 of 6 below it (keeps 3)
+  CHECK(judge_at_rung(at_rung, lagging) == std::vector<bool>{false});
+  std::vector<EpochStats> history(20);
+  for (size_t i = 0; i < history.size(); ++i) history[i].soft_loss = double(i);
+  CHECK(rung_score(history) == doctest::Approx(18.5));  // the last tenth: epochs 18 and 19
+  CHECK(rung_score(std::span(history).first(3)) == 2);
+}
+
+TEST_CASE("halving run: new starts until the budget is spent, the same at 1 and 2 threads") {
+  ExperimentConfig c = testing::small_checkerboard();
+  c.epochs = 40;  // rungs at 10 and 20
+  c.starts = 2;
+  c.halving = true;
+  c.budget_epochs = 150;
+  c.stop_when_solved = 1;
+  c.repair = false;
+  const Run one = train(c, 1), two = train(c, 2);
+  const nlohmann::json& record = one.summary.candidates;
+  INFO(record.dump());
+  CHECK(record == two.summary.candidates);
+  CHECK(one.summary.chosen_start == two.summary.chosen_start);
+  CHECK(one.summary.logits_checksum == two.summary.logits_checksum);
+  CHECK(record.at("halving") == true);
+  CHECK(record.at("budget_epochs") == 150);
+  // Unsolved in 40 epochs: the budget is spent, by at most a round (2 epochs) more.
+  REQUIRE(!one.summary.stopped_when_solved);
+  CHECK(record.at("budget_spent") == true);
+  CHECK(record.at("epochs_used") >= 150);
+  CHECK(record.at("epochs_used") <= 151);
+  // Two at a time from 2 starts: the others were added as starts were halted or finished.
+  CHECK(record.at("tried").get<int>() > 3);
+  CHECK(record.at("tried") == one.summary.starts);
+  CHECK(!record.at("halted").empty());
+  // Halted starts are released; the kept one is not.
+  for (const auto& k : record.at("halted")) CHECK(!one.candidates[k.get<size_t>()].trainer);
+  REQUIRE(one.candidates[size_t(one.summary.chosen_start)].trainer);
+  CHECK(!one.summary.interrupted);
+  // The kept candidate is the plain run of its start's seed, as far as it went.
+  const Trainer& kept = *one.candidates[size_t(one.summary.chosen_start)].trainer;
+  ExperimentConfig alone = start_config(c, one.summary.chosen_start);
+  alone.epochs = int(kept.epoch());
+  const Run plain = train(alone, 2);
+  CHECK(plain.summary.logits_checksum == one.summary.logits_checksum);
+}
+
+TEST_CASE("multi-start: a diverged candidate is dropped, the others train on unchanged") {
+  ExperimentConfig c = testing::small_checkerboard();
+  c.epochs = 12;
+  c.starts = 3;
+  c.stop_when_solved = 0;
+  c.repair = false;
+  const Run run = train(c, 2, {0, 5});  // start 1 diverges at its 6th epoch
+  const nlohmann::json& diverged = run.summary.candidates.at("diverged");
+  REQUIRE(diverged.size() == 1);
+  CHECK(diverged[0].at("start") == 1);
+  CHECK(diverged[0].at("epoch") == 6);
+  CHECK(run.summary.chosen_start != 1);
+  CHECK(run.summary.epochs == 12);
+  CHECK(!run.summary.interrupted);
+  CHECK(run.candidates[1].trainer->epoch() == 5);  // its parameters: those before the NaN
+  // Start 0 and 2 as their plain runs.
+  for (const int k : {0, 2}) {
+    const Run plain = train(start_config(c, k), 2);
+    CHECK(plain.candidates[0].trainer->model().logits ==
+          run.candidates[size_t(k)].trainer->model().logits);
+  }
+  // Every candidate diverged: the run fails with the divergence.
+  CHECK_THROWS_AS(train(c, 2, {3, 4, 5}), TrainingDiverged);
+  ExperimentConfig one = c;
+  one.starts = 1;
+  CHECK_THROWS_WITH_AS(train(one, 2, {2}), doctest::Contains("epoch 3: soft loss"),
+                       TrainingDiverged);
+}
