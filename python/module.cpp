@@ -185,7 +185,12 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
       if (!prepared.vulkan && o.tile_cells > 0) result.training->tile_cells = o.tile_cells;
       result.history = measured_epochs(chosen);
     };
-    const int64_t epochs_before = prepared.candidates.front().trainer->epoch();
+    const auto first_held = [&]() -> const Trainer* {
+      for (const auto& c : prepared.candidates)
+        if (c.trainer) return c.trainer.get();
+      return nullptr;
+    };
+    const int64_t epochs_before = first_held()->epoch();
     const size_t starts_before = prepared.candidates.size();
     try {
       const TrainingSummary summary = run_training(prepared, run, out);
@@ -193,9 +198,10 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
       if (!summary.candidates.is_null()) {  // what save= writes, so that the model saved later
                                             // resumes
         const bool repaired = summary.repair.is_object() && summary.repair.value("applied", false);
-        result.multi_start = multi_start_record(
-            prepared.trainers(), config.seed, size_t(summary.chosen_start),
-            summary.stopped_when_solved || repaired || config.halving, run.tile_cells);
+        result.multi_start =
+            multi_start_record(prepared.trainers(), config.seed, size_t(summary.chosen_start),
+                               summary.stopped_when_solved || repaired, run.tile_cells,
+                               summary.halving ? &*summary.halving : nullptr);
       }
       result.summary = summary.to_json();
       result.summary["report"] = out.str();
@@ -203,7 +209,7 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
     } catch (const FileError& e) {
       // A log, save or summary that cannot be written (a full disk, a folder removed meanwhile):
       // the training is not lost with it. The candidate kept is the leading one.
-      const Trainer* first = prepared.candidates.front().trainer.get();
+      const Trainer* first = first_held();
       if (prepared.candidates.size() == starts_before && first && first->epoch() == epochs_before)
         throw;
       std::vector<EpochStats> last;

@@ -1,16 +1,22 @@
 // The candidate pool of a run (candidate_pool.hpp): successive halving's rungs and judgement, a
 // halving run (--starts auto) that adds starts until its budget is spent, the same at any thread
-// count, and a multi-start run that drops a diverged candidate while the others go on unchanged.
+// count and after a resume from its checkpoint, and a multi-start run that drops a diverged
+// candidate while the others go on unchanged.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
+#include <optional>
 #include <sstream>
 
 #include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/io/atomic_file.hpp"
 #include "dlca/train/candidate_pool.hpp"
 #include "dlca/train/checkerboard.hpp"
+#include "dlca/train/model_file.hpp"
 #include "dlca/train/multi_start.hpp"
 #include "dlca/train/training_run.hpp"
+#include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;
@@ -47,7 +53,8 @@ struct Run {
   std::vector<TrainingCandidate> candidates;
   TrainingSummary summary;
 };
-Run train(const ExperimentConfig& config, int threads, std::vector<int> diverging = {}) {
+Run train(const ExperimentConfig& config, int threads, std::vector<int> diverging = {},
+          const std::string& save = "", int stop_after = 0, ModelFile* resumed = nullptr) {
   Run run;
   diverging.resize(64, 0);
   const MakeBackend backend_of = [&](int start, int t) -> std::unique_ptr<Backend> {
@@ -55,13 +62,18 @@ Run train(const ExperimentConfig& config, int threads, std::vector<int> divergin
       return std::make_unique<DivergingBackend>(diverging[size_t(start)], t);
     return std::make_unique<CpuBackend>(CpuBackendOptions{.threads = t});
   };
-  run.candidates = make_candidates(config, checkerboard_task, backend_of, threads);
+  std::optional<HalvingRecord> halving;
+  if (resumed && resumed->multi_start) halving = resumed->multi_start->halving;
+  run.candidates = make_candidates(config, checkerboard_task, backend_of, threads, resumed, "test");
   std::vector<Trainer*> trainers;
   for (auto& c : run.candidates) trainers.push_back(c.trainer.get());
   TrainingRunOptions options;
   options.epochs = config.epochs;
   options.quiet = true;
   options.threads = threads;
+  options.save_path = save;
+  int rounds = 0;
+  if (stop_after > 0) options.on_epoch = [&](const EpochStats&) { return ++rounds < stop_after; };
   std::ostringstream out;
   const int per_start = threads_per_start(threads, config.starts);
   run.summary = run_training(
@@ -71,7 +83,7 @@ Run train(const ExperimentConfig& config, int threads, std::vector<int> divergin
             new_candidate(config, start, checkerboard_task, backend_of, per_start));
         return run.candidates.back().trainer.get();
       },
-      [&](int start) { run.candidates[size_t(start)] = {}; });
+      [&](int start) { run.candidates[size_t(start)] = {}; }, halving ? &*halving : nullptr);
   return run;
 }
 
@@ -160,4 +172,46 @@ TEST_CASE("multi-start: a diverged candidate is dropped, the others train on unc
   one.starts = 1;
   CHECK_THROWS_WITH_AS(train(one, 2, {2}), doctest::Contains("epoch 3: soft loss"),
                        TrainingDiverged);
+}
+
+TEST_CASE("halving run: a checkpoint taken mid-run resumes to the same end, bit for bit") {
+  testing::ScratchDir dir;
+  ExperimentConfig c = testing::small_checkerboard();
+  c.epochs = 40;
+  c.starts = 2;
+  c.halving = true;
+  c.budget_epochs = 150;
+  c.stop_when_solved = 1;
+  c.repair = false;
+  const Run straight = train(c, 2);
+  // Stopped after 27 rounds (past the first rung, with starts halted and added), then resumed.
+  const Run cut = train(c, 2, {}, dir / "cut.json", 27);
+  REQUIRE(cut.summary.interrupted);
+  REQUIRE(!cut.summary.candidates.at("halted").empty());
+  ModelFile file = load_checkpoint(dir / "cut.json");
+  REQUIRE(file.multi_start);
+  REQUIRE(file.multi_start->halving);
+  CHECK(file.multi_start->starts == cut.summary.starts);
+  // A damaged halving block is refused by name (the file's checksum recomputed).
+  const auto damaged = [&](const std::function<void(MultiStartRecord&)>& damage) {
+    ModelFile copy = load_checkpoint(dir / "cut.json");
+    damage(*copy.multi_start);
+    write_file_atomically(dir / "damaged.json",
+                          model_file_text(copy.model, &*copy.training, &*copy.multi_start));
+    return dir / "damaged.json";
+  };
+  CHECK_THROWS_WITH(
+      load_checkpoint(damaged([](MultiStartRecord& r) { r.halving->fates[0] = "resting"; })),
+      doctest::Contains("multi_start.halving.fates[0]: not a fate"));
+  CHECK_THROWS_WITH(
+      load_checkpoint(damaged([](MultiStartRecord& r) { r.halving->fates.pop_back(); })),
+      doctest::Contains("one entry per start"));
+  CHECK_THROWS_WITH(load_checkpoint(damaged(
+                        [](MultiStartRecord& r) { std::swap(r.candidates[0], r.candidates[1]); })),
+                    doctest::Contains("not a held start, in order"));
+  const Run resumed = train(c, 1, {}, "", 0, &file);
+  CHECK(resumed.summary.candidates == straight.summary.candidates);
+  CHECK(resumed.summary.chosen_start == straight.summary.chosen_start);
+  CHECK(resumed.summary.logits_checksum == straight.summary.logits_checksum);
+  CHECK(resumed.summary.epochs == straight.summary.epochs);
 }

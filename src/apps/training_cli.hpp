@@ -270,10 +270,6 @@ struct TrainingCli {
         throw UsageError("--no-save: contradicts the output files named");
       if (run.checkpoint_every > 0 && no_save)
         throw UsageError("--checkpoint-every: has nothing to write with --no-save");
-      if (run.checkpoint_every > 0 && config.halving)
-        throw UsageError(
-            "--checkpoint-every: not available with --starts auto yet (its candidates change as "
-            "it runs; the model is saved at the end)");
       if (run.quiet && print_every_option->count() > 0)
         throw UsageError("--print-every: has no effect with --quiet");
       if (choice.kind == "vulkan")

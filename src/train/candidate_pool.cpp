@@ -36,15 +36,23 @@ std::vector<bool> judge_at_rung(std::vector<double>& earlier, std::span<const do
   return continues;
 }
 
+namespace {
+
+constexpr const char* kFateNames[] = {"training", "finished", "halted", "diverged",
+                                      "out_of_budget"};
+
+}  // namespace
+
 CandidatePool::CandidatePool(std::span<Trainer* const> first, const ExperimentConfig& run,
-                             int64_t epochs, AddStart add, ReleaseStart release)
+                             int64_t epochs, AddStart add, ReleaseStart release,
+                             const HalvingRecord* resumed)
     : trainers_(first.begin(), first.end()),
       fates_(first.size(), StartFate::kTraining),
       diverged_epoch_(first.size(), 0),
       add_(std::move(add)),
       release_(std::move(release)),
       epochs_(epochs),
-      slots_(int(first.size())),
+      slots_(run.halving ? run.starts : int(first.size())),
       halving_(run.halving),
       budget_epochs_(!run.halving            ? 0
                      : run.budget_epochs > 0 ? run.budget_epochs
@@ -54,8 +62,43 @@ CandidatePool::CandidatePool(std::span<Trainer* const> first, const ExperimentCo
   if (halving_ && !add_) throw std::invalid_argument("CandidatePool: halving needs new starts");
   if (halving_) rungs_ = halving_rungs(epochs);
   rung_scores_.resize(rungs_.size());
+  if (resumed) {
+    if (!halving_ || resumed->fates.size() != trainers_.size() ||
+        resumed->rung_scores.size() > rungs_.size())
+      throw std::invalid_argument("CandidatePool: the halving state does not fit the run");
+    epochs_used_ = resumed->epochs_used;
+    diverged_epoch_ = resumed->diverged_epochs;
+    for (size_t r = 0; r < resumed->rung_scores.size(); ++r)
+      rung_scores_[r] = resumed->rung_scores[r];
+    for (size_t k = 0; k < trainers_.size(); ++k) {
+      const std::string& name = resumed->fates[k];
+      fates_[k] = StartFate(std::find(std::begin(kFateNames), std::end(kFateNames), name) -
+                            std::begin(kFateNames));
+      if (fates_[k] == StartFate::kOutOfBudget) fates_[k] = StartFate::kTraining;
+      const bool held = fates_[k] != StartFate::kHalted && fates_[k] != StartFate::kFinished;
+      if (held && !trainers_[k])
+        throw std::invalid_argument("CandidatePool: a start the halving state holds is missing");
+    }
+  } else {
+    for (Trainer* t : trainers_)
+      if (!t) throw std::invalid_argument("CandidatePool: a candidate is missing");
+  }
   for (size_t k = 0; k < trainers_.size(); ++k)
-    if (trainers_[k]->epoch() >= epochs_) fates_[k] = StartFate::kFinished;
+    if (fates_[k] == StartFate::kTraining && trainers_[k]->epoch() >= epochs_)
+      fates_[k] = StartFate::kFinished;
+  // A checkpoint written when the budget ran out continues under a larger one as the run would
+  // have gone on: the places its budget left empty are filled first.
+  if (resumed && !budget_spent(0)) fill_places();
+}
+
+HalvingRecord CandidatePool::halving_record() const {
+  HalvingRecord h;
+  h.slots = slots_;
+  h.epochs_used = epochs_used_;
+  for (const StartFate f : fates_) h.fates.push_back(kFateNames[int(f)]);
+  h.diverged_epochs = diverged_epoch_;
+  h.rung_scores = rung_scores_;
+  return h;
 }
 
 bool CandidatePool::training() const {
@@ -123,6 +166,10 @@ void CandidatePool::settle_round(const CandidateRound& round, double seconds) {
       if (fate == StartFate::kTraining) fate = StartFate::kOutOfBudget;
     return;
   }
+  fill_places();
+}
+
+void CandidatePool::fill_places() {
   // Finished candidates beyond the number of places are released, the highest hard loss first:
   // a budget in minutes could otherwise keep any number of them.
   std::vector<size_t> finished;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include <fmt/format.h>
 #include <zlib.h>
@@ -242,17 +243,64 @@ nlohmann::json multi_start_json(const Model& chosen, const MultiStartRecord& r) 
     candidates.push_back({{"seed", c.seed},
                           {"logits", c.logits},
                           {"training", training_json(candidate_model, c.training)}});
+    if (r.halving) candidates.back()["start"] = c.start;
   }
-  return {
+  nlohmann::json j = {
       {"run_seed", r.run_seed},
       {"starts", r.starts},
       {"chosen", r.chosen},
       {"solved_epoch", r.solved_epoch ? nlohmann::json(*r.solved_epoch) : nlohmann::json(nullptr)},
       {"candidates", candidates}};
+  if (r.halving)
+    j["halving"] = {{"slots", r.halving->slots},
+                    {"epochs_used", r.halving->epochs_used},
+                    {"fates", r.halving->fates},
+                    {"diverged_epochs", r.halving->diverged_epochs},
+                    {"rung_scores", r.halving->rung_scores}};
+  return j;
+}
+
+// A halving run's state, checked against the run's starts.
+HalvingRecord halving_from_json(const nlohmann::json& j, int starts) {
+  require_known_keys(j, {"slots", "epochs_used", "fates", "diverged_epochs", "rung_scores"},
+                     "multi_start.halving");
+  HalvingRecord h;
+  h.slots = json_integer<int, std::runtime_error>(j.at("slots"), "multi_start.halving.slots", 1);
+  h.epochs_used = json_integer<int64_t, std::runtime_error>(j.at("epochs_used"),
+                                                            "multi_start.halving.epochs_used", 0);
+  const nlohmann::json &fates = j.at("fates"), &diverged = j.at("diverged_epochs"),
+                       &rungs = j.at("rung_scores");
+  if (!fates.is_array() || fates.size() != size_t(starts) || !diverged.is_array() ||
+      diverged.size() != size_t(starts))
+    throw std::runtime_error(
+        "multi_start.halving: fates and diverged_epochs must have one entry per start");
+  for (size_t k = 0; k < fates.size(); ++k) {
+    if (!fates[k].is_string() ||
+        !std::set<std::string>{"training", "finished", "halted", "diverged", "out_of_budget"}.count(
+            fates[k].get<std::string>()))
+      throw std::runtime_error(fmt::format("multi_start.halving.fates[{}]: not a fate", k));
+    h.fates.push_back(fates[k].get<std::string>());
+    h.diverged_epochs.push_back(json_integer<int64_t, std::runtime_error>(
+        diverged[k], "multi_start.halving.diverged_epochs", 0));
+  }
+  if (!rungs.is_array() || rungs.size() > 2)
+    throw std::runtime_error("multi_start.halving.rung_scores: must be a list of up to 2 lists");
+  for (const nlohmann::json& rung : rungs) {
+    if (!rung.is_array())
+      throw std::runtime_error("multi_start.halving.rung_scores: must be lists of numbers");
+    std::vector<double> scores;
+    for (const nlohmann::json& s : rung) {
+      if (!s.is_number() || !std::isfinite(s.get<double>()))
+        throw std::runtime_error("multi_start.halving.rung_scores: must be finite numbers");
+      scores.push_back(s.get<double>());
+    }
+    h.rung_scores.push_back(std::move(scores));
+  }
+  return h;
 }
 
 MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& chosen) {
-  require_known_keys(j, {"run_seed", "starts", "chosen", "solved_epoch", "candidates"},
+  require_known_keys(j, {"run_seed", "starts", "chosen", "solved_epoch", "candidates", "halving"},
                      "multi_start");
   MultiStartRecord r;
   r.run_seed =
@@ -266,21 +314,36 @@ MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& cho
   if (!j.at("solved_epoch").is_null())
     r.solved_epoch = json_integer<int64_t, std::runtime_error>(j.at("solved_epoch"),
                                                                "multi_start.solved_epoch", 0);
+  if (j.contains("halving")) r.halving = halving_from_json(j.at("halving"), r.starts);
   const nlohmann::json& list = j.at("candidates");
-  if (!list.is_array() || (!list.empty() && list.size() != size_t(r.starts)))
+  if (!list.is_array() || (!list.empty() && !r.halving && list.size() != size_t(r.starts)))
     throw std::runtime_error("multi_start.candidates: must list every start or none");
+  if (r.halving && r.solved_epoch)
+    throw std::runtime_error("multi_start.halving: a solved run keeps no halving state");
   if (r.solved_epoch && !list.empty())
     throw std::runtime_error(
         "multi_start.solved_epoch: a solved run keeps only its chosen candidate, yet candidates "
         "are listed");
   for (size_t k = 0; k < list.size(); ++k) {
-    require_known_keys(list[k], {"seed", "logits", "training"}, "multi_start.candidates[]");
+    require_known_keys(list[k], {"seed", "logits", "training", "start"},
+                       "multi_start.candidates[]");
     StartState c;
+    c.start = int(k);
+    if (r.halving) {  // the candidates held, by start: each one not halted, listed once
+      c.start = json_integer<int, std::runtime_error>(list[k].at("start"),
+                                                      "multi_start.candidates.start", 0);
+      if (c.start >= r.starts || (k > 0 && c.start <= r.candidates.back().start) ||
+          r.halving->fates[size_t(c.start)] == "halted")
+        throw std::runtime_error(
+            fmt::format("multi_start.candidates[{}].start: not a held start, in order", k));
+    } else if (list[k].contains("start")) {
+      throw std::runtime_error("multi_start.candidates[].start: only in a halving run's file");
+    }
     c.seed = json_integer<uint64_t, std::runtime_error>(list[k].at("seed"),
                                                         "multi_start.candidates.seed", 0);
-    if (c.seed != start_seed(r.run_seed, int(k)))
+    if (c.seed != start_seed(r.run_seed, c.start))
       throw std::runtime_error(
-          fmt::format("multi_start.candidates[{}].seed: not the seed of start {}", k, k));
+          fmt::format("multi_start.candidates[{}].seed: not the seed of start {}", k, c.start));
     Model candidate_model = chosen;
     candidate_model.config.seed = c.seed;
     c.logits = floats_from_json(list[k].at("logits"), chosen.logits.size(),
@@ -288,6 +351,9 @@ MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& cho
     c.training = training_from_json(list[k].at("training"), candidate_model);
     r.candidates.push_back(std::move(c));
   }
+  if (r.halving && !std::any_of(r.candidates.begin(), r.candidates.end(),
+                                [&](const StartState& c) { return c.start == r.chosen; }))
+    throw std::runtime_error("multi_start.chosen: not one of the candidates held");
   return r;
 }
 
@@ -296,7 +362,8 @@ MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& cho
 ExperimentConfig MultiStartRecord::run_config(const ExperimentConfig& chosen_config) const {
   ExperimentConfig run = chosen_config;
   run.seed = run_seed;
-  run.starts = starts;
+  run.starts = halving ? halving->slots : starts;
+  run.halving = halving.has_value();
   return run;
 }
 

@@ -67,6 +67,32 @@ TrainingCandidate candidate_with(const ExperimentConfig& run, int start, Model m
   return c;
 }
 
+// The candidates a halving run's checkpoint holds, by start (null for those it no longer held).
+std::vector<TrainingCandidate> resumed_halving_run(const ExperimentConfig& run,
+                                                   const MakeTask& make_task,
+                                                   const MakeBackend& make_backend, int threads,
+                                                   ModelFile& resumed,
+                                                   const std::string& resumed_path) {
+  MultiStartRecord* record = resumed.multi_start ? &*resumed.multi_start : nullptr;
+  if (!record || !record->halving)
+    throw ResumeMismatch(fmt::format(
+        "--resume {}: {}", resumed_path,
+        record ? fmt::format("the run was settled by start {} (seed {}); the file keeps only that "
+                             "candidate (continue it alone with --seed {} --starts 1)",
+                             record->chosen, start_seed(run.seed, record->chosen),
+                             start_seed(run.seed, record->chosen))
+               : std::string("not a checkpoint of a --starts auto run")));
+  std::vector<TrainingCandidate> out(size_t(record->starts));
+  for (StartState& saved : record->candidates) {
+    const int k = saved.start;
+    Model model = k == record->chosen ? std::move(resumed.model) : make_model(start_config(run, k));
+    model.logits = std::move(saved.logits);
+    out[size_t(k)] = candidate_with(run, k, std::move(model), std::move(saved.training), make_task,
+                                    make_backend, threads, true, resumed_path);
+  }
+  return out;
+}
+
 }  // namespace
 
 TrainingCandidate new_candidate(const ExperimentConfig& run, int start, const MakeTask& make_task,
@@ -82,6 +108,8 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
                                                const std::string& resumed_path) {
   const int per_start = threads_per_start(threads, run.starts);
   std::vector<TrainingCandidate> out;
+  if (resumed && run.halving)
+    return resumed_halving_run(run, make_task, make_backend, per_start, *resumed, resumed_path);
   for (int k = 0; k < run.starts; ++k) {
     if (!resumed) {
       out.push_back(new_candidate(run, k, make_task, make_backend, per_start));

@@ -235,18 +235,22 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
 }  // namespace
 
 MultiStartRecord multi_start_record(std::span<Trainer* const> candidates, uint64_t run_seed,
-                                    size_t chosen, bool settled, std::optional<int> tile_cells) {
+                                    size_t chosen, bool settled, std::optional<int> tile_cells,
+                                    const HalvingRecord* halving) {
   MultiStartRecord record;
   record.run_seed = run_seed;
   record.starts = int(candidates.size());
   record.chosen = int(chosen);
   if (settled) {
     record.solved_epoch = candidates[chosen]->epoch();
-  } else {
-    for (size_t k = 0; k < candidates.size(); ++k)
-      record.candidates.push_back({start_seed(run_seed, int(k)), candidates[k]->model().logits,
-                                   checkpoint_state(*candidates[k], tile_cells)});
+    return record;
   }
+  if (halving) record.halving = *halving;
+  for (size_t k = 0; k < candidates.size(); ++k)
+    if (candidates[k])  // (a halving run holds some starts no longer)
+      record.candidates.push_back({int(k), start_seed(run_seed, int(k)),
+                                   candidates[k]->model().logits,
+                                   checkpoint_state(*candidates[k], tile_cells)});
   return record;
 }
 
@@ -262,22 +266,20 @@ TrainingSummary run_training(PreparedTraining& prepared, const TrainingRunOption
   return run_training(
       prepared.trainers(), prepared.config, prepared.backend_name, options, out,
       [&](int start) { return prepared.add_start(start); },
-      [&](int start) { prepared.release(start); });
+      [&](int start) { prepared.release(start); },
+      prepared.resumed_halving ? &*prepared.resumed_halving : nullptr);
 }
 
 TrainingSummary run_training(std::span<Trainer* const> first_candidates,
                              const ExperimentConfig& run_config, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out,
                              CandidatePool::AddStart add_start,
-                             CandidatePool::ReleaseStart release_start) {
+                             CandidatePool::ReleaseStart release_start,
+                             const HalvingRecord* resumed_halving) {
   if (first_candidates.empty()) throw std::invalid_argument("run_training: no candidates");
   const uint64_t run_seed = run_config.seed;
   CandidatePool pool(first_candidates, run_config, options.epochs, std::move(add_start),
-                     std::move(release_start));
-  if (pool.halving() && options.checkpoint_every > 0)
-    throw std::invalid_argument(
-        "--checkpoint-every: not available with --starts auto yet (its candidates change as it "
-        "runs; the model is saved at the end)");
+                     std::move(release_start), resumed_halving);
   const auto candidates = [&] { return pool.all(); };
   check_output_paths({}, training_output_paths(options));
   check_log_svg_replaceable(options.log_path);
@@ -296,7 +298,8 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   tbb::task_arena arena(arena_concurrency(options.threads));
-  size_t chosen = 0;  // the candidate shown, saved and summarised
+  size_t chosen = 0;                     // the candidate shown, saved and summarised
+  while (!pool.all()[chosen]) ++chosen;  // (a resumed halving run may no longer hold start 0)
   const auto trainer = [&]() -> Trainer& { return pool.at(chosen); };
 
   TrainingSummary summary;
@@ -331,6 +334,7 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
   const auto count_streaks = [&] {  // of the candidates new since the last call too
     for (size_t k = zero_streak.size(); k < pool.size(); ++k) {
       zero_streak.push_back(0);
+      if (!pool.all()[k]) continue;  // (a start a resumed halving run no longer holds)
       for (const EpochStats& e : pool.at(k).history())
         zero_streak[k] = e.hard_loss == 0 ? zero_streak[k] + 1 : 0;
       // A solved stop takes back the update of the epoch that solved: its parameters are kept.
@@ -345,9 +349,10 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
   const auto checkpoint_text = [&] {
     const TrainingState state = checkpoint_state(trainer(), options.tile_cells);
     if (!several) return model_file_text(trainer().model(), &state);
-    // A halving run's candidates change as it runs: its file keeps the chosen one alone.
-    const MultiStartRecord record = multi_start_record(
-        candidates(), run_seed, chosen, solved() || repaired || pool.halving(), options.tile_cells);
+    const HalvingRecord halving = pool.halving_record();
+    const MultiStartRecord record =
+        multi_start_record(candidates(), run_seed, chosen, solved() || repaired, options.tile_cells,
+                           pool.halving() ? &halving : nullptr);
     return model_file_text(trainer().model(), &state, &record);
   };
   const auto save = [&] { write_file_atomically(options.save_path, checkpoint_text()); };
@@ -486,6 +491,7 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
   summary.starts = int(pool.size());
   summary.start_seed = several ? start_seed(run_seed, int(chosen)) : run_seed;
   if (several) summary.candidates = pool.record();
+  if (pool.halving()) summary.halving = pool.halving_record();
   if (!history.empty()) {
     summary.final_soft_loss = history.back().soft_loss;
     summary.final_hard_loss = history.back().hard_loss;

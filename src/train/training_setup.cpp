@@ -99,7 +99,7 @@ void PreparedTraining::release(int start) {
   TrainingCandidate& c = candidates.at(size_t(start));
   c.trainer.reset();
   c.task.reset();
-  if (start > 0) c.backend.reset();
+  if (c.backend.get() != static_cast<Backend*>(vulkan)) c.backend.reset();
 }
 
 ExperimentConfig resolve_recipe(const ExperimentConfig& config, const MakeTask& make_task,
@@ -134,18 +134,23 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
   if (resumed) check_resume(*resumed, resume_path, config);
   PreparedTraining prepared;
   prepared.config = config;
-  const auto backend_of = [&](int start, int threads) -> std::unique_ptr<Backend> {
+  bool first_backend = true;
+  const auto backend_of = [&](int, int threads) -> std::unique_ptr<Backend> {
     // The candidates on a Vulkan device form one population: their epochs run together.
-    if (start > 0 && prepared.vulkan) return prepared.vulkan->add_member();
+    if (prepared.vulkan) return prepared.vulkan->add_member();
     BackendChoice own = choice;
     own.cpu.threads = threads;
     ChosenBackend chosen = make_backend(own);
-    if (start == 0) {
+    if (first_backend) {
       prepared.note = chosen.note;
       prepared.vulkan = chosen.vulkan;
+      prepared.backend_name = chosen.backend->name();
+      first_backend = false;
     }
     return std::move(chosen.backend);
   };
+  if (resumed && config.halving && resumed->multi_start && resumed->multi_start->halving)
+    prepared.resumed_halving = resumed->multi_start->halving;
   prepared.candidates =
       make_candidates(config, make_task, backend_of, choice.cpu.threads, resumed, resume_path);
   if (config.halving) {  // new starts as the first ones: members of its population, or own threads
@@ -161,7 +166,6 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
       return new_candidate(config, start, make_task, backend_of, per_start);
     };
   }
-  prepared.backend_name = prepared.candidates[0].backend->name();
   // The backend sets the order of float sums: a resume stays on the one that trained it (a
   // checkpoint without "backend" was trained on the CPU).
   if (resumed) {  // the file's state and each multi-start candidate's (moved from: flags kept)

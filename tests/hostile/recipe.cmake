@@ -159,5 +159,11 @@ dlca_cli_test(recipe.starts_auto_bad ${expect} "^train_checkerboard: --starts: m
   ${train} --starts autos)
 dlca_cli_test(recipe.budget_needs_auto ${expect} --status 2 "budget_epochs: has no effect without halving \\(--starts auto\\)"
   ${train} --budget 10)
-dlca_cli_test(recipe.starts_auto_no_checkpoints ${expect} --status 2 "--checkpoint-every: not available with --starts auto"
-  ${train} --starts auto --checkpoint-every 5 --save m.json)
+# A run whose budget ran out, resumed with a larger one, ends as the run with that budget from the
+# start: the same starts tried, the same one kept, the same parameters.
+dlca_cli_test(recipe.starts_auto_resume sh -c "${auto_run} --budget 80 > straight.txt \
+  && ${auto_run} --budget 40 --save m.json > cut.txt && grep -q '40 of 40 candidate epochs' cut.txt \
+  && grep -q '\"halving\":{' m.json && ${auto_run} --budget 80 --resume m.json > resumed.txt \
+  && grep -E '^(start|parameters)' straight.txt > a.txt && grep -E '^(start|parameters)' resumed.txt > b.txt \
+  && test $(wc -l < a.txt) -eq 3 && cmp a.txt b.txt && echo resumed checked")
+set_tests_properties(recipe.starts_auto_resume PROPERTIES PASS_REGULAR_EXPRESSION "resumed checked")

@@ -15,6 +15,7 @@
 
 #include "dlca/core/config.hpp"
 #include "dlca/core/epoch_stats.hpp"
+#include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
 
 namespace dlca {
@@ -55,9 +56,11 @@ class CandidatePool {
   using ReleaseStart = std::function<void(int start)>;
 
   // `first`: the run's candidates, start k at index k; each trains to `epochs`. `run` supplies
-  // starts, halving and the budget.
+  // starts, halving and the budget. `resumed`: where a halving run's checkpoint stood (then
+  // `first` holds null for the starts it no longer held); candidates stopped by its budget train
+  // on under this run's.
   CandidatePool(std::span<Trainer* const> first, const ExperimentConfig& run, int64_t epochs,
-                AddStart add, ReleaseStart release);
+                AddStart add, ReleaseStart release, const HalvingRecord* resumed = nullptr);
 
   // One epoch of every candidate still training (run_candidate_epochs: in parallel, or together
   // on a device). A candidate whose epoch diverged stops there.
@@ -84,6 +87,8 @@ class CandidatePool {
   int64_t budget_epochs() const { return budget_epochs_; }  // 0: none (starts of fixed count)
   StartFate fate(size_t start) const { return fates_.at(start); }
 
+  // Where a halving run stands, for its checkpoint.
+  HalvingRecord halving_record() const;
   // For the summary: starts tried, halted and diverged, and the budget with how much was used.
   nlohmann::json record() const;
   // A line for the printed summary ("" for a run of fixed starts where all trained to the end).
@@ -92,6 +97,8 @@ class CandidatePool {
  private:
   bool budget_spent(double seconds) const;
   void release(size_t start);
+  // Releases finished candidates beyond the places, then adds new starts in the free places.
+  void fill_places();
 
   std::vector<Trainer*> trainers_;
   std::vector<StartFate> fates_;

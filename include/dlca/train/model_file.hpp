@@ -11,7 +11,8 @@
 //      "history": {"soft_loss": [...], "hard_loss": [...], "active_gates": [...], "ms": [...]}},
 //    "multi_start": {                   (multi-start runs only)
 //      "run_seed": s, "starts": K, "chosen": k, "solved_epoch": e | null,
-//      "candidates": [{"seed": s_j, "logits": [...], "training": {...}}, ...]},
+//      "candidates": [{"seed": s_j, "logits": [...], "training": {...}}, ...],
+//      "halving": {...} (--starts auto; see HalvingRecord)},
 //    "checksum": "crc32:XXXXXXXX"}
 // A multi-start run's file is its chosen candidate's (config with that candidate's seed and starts
 // 1), plus "multi_start": the run's seed and start count, which candidate was chosen, and, in a
@@ -59,17 +60,32 @@ struct TrainingState {
 
 // One candidate of a multi-start run, in a checkpoint.
 struct StartState {
-  uint64_t seed = 0;  // start_seed(run_seed, index)
+  int start = 0;      // its start (in a halving run's file only those kept are listed, as "start")
+  uint64_t seed = 0;  // start_seed(run_seed, start)
   std::vector<float> logits;
   TrainingState training;
 };
 
+// Where a halving run (--starts auto) stood, so that a checkpoint continues it:
+//   {"slots": S, "epochs_used": U, "fates": ["training" | "finished" | "halted" | "diverged" |
+//    "out_of_budget", ... by start], "diverged_epochs": [e or 0, ... by start],
+//    "rung_scores": [[score, ...] per rung]}
+// Its candidates are those still held (training, finished, diverged, out of budget), by start.
+struct HalvingRecord {
+  int slots = 1;  // the run's `starts`: how many train at once
+  int64_t epochs_used = 0;
+  std::vector<std::string> fates;
+  std::vector<int64_t> diverged_epochs;
+  std::vector<std::vector<double>> rung_scores;
+};
+
 struct MultiStartRecord {
   uint64_t run_seed = 0;
-  int starts = 1;
-  int chosen = 0;                       // the candidate whose model the file holds
-  std::optional<int64_t> solved_epoch;  // the epoch whose hard loss 0 stopped the run
-  std::vector<StartState> candidates;   // every candidate in start order, or none
+  int starts = 1;                        // starts of the run (of a halving run: tried so far)
+  int chosen = 0;                        // the candidate whose model the file holds
+  std::optional<int64_t> solved_epoch;   // the epoch whose hard loss 0 stopped the run
+  std::vector<StartState> candidates;    // every candidate in start order (those held), or none
+  std::optional<HalvingRecord> halving;  // a halving run's, until it is settled
   // The configuration the run was started with (the chosen model's, with the run's seed and
   // starts).
   ExperimentConfig run_config(const ExperimentConfig& chosen_config) const;

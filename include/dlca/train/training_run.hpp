@@ -83,6 +83,7 @@ struct TrainingSummary {
   // Several candidates: CandidatePool::record() (starts tried, halted, diverged; a halving run's
   // budget and what it used); null for one.
   nlohmann::json candidates;
+  std::optional<HalvingRecord> halving;  // a halving run's state at the end (for its record)
   // Hard circuit's op counts (argmax), perception (per kernel) and update separately.
   std::vector<int> perception_op_counts, update_op_counts;
   nlohmann::json extra;  // keys from TrainingRunOptions::evaluate
@@ -106,8 +107,10 @@ size_t leading_candidate(const std::vector<EpochStats>& stats);
 // settled (solved, or repaired) every candidate's parameters and state, which a resume continues;
 // once settled only the epoch, the file then holding the chosen candidate alone. Each state
 // records the run's --tile-cells.
+// A halving run's `candidates` hold null for starts released, and `halving` says where it stands.
 MultiStartRecord multi_start_record(std::span<Trainer* const> candidates, uint64_t run_seed,
-                                    size_t chosen, bool settled, std::optional<int> tile_cells);
+                                    size_t chosen, bool settled, std::optional<int> tile_cells,
+                                    const HalvingRecord* halving = nullptr);
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
                              const TrainingRunOptions& options, std::ostream& out);
@@ -120,7 +123,8 @@ TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
 TrainingSummary run_training(std::span<Trainer* const> candidates, const ExperimentConfig& run,
                              const std::string& backend_name, const TrainingRunOptions& options,
                              std::ostream& out, CandidatePool::AddStart add_start = nullptr,
-                             CandidatePool::ReleaseStart release_start = nullptr);
+                             CandidatePool::ReleaseStart release_start = nullptr,
+                             const HalvingRecord* resumed_halving = nullptr);
 // The same for a prepared run: its new starts and releases go through `prepared`.
 TrainingSummary run_training(PreparedTraining& prepared, const TrainingRunOptions& options,
                              std::ostream& out);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct PreparedTraining {
   std::string backend_name;                   // candidate 0's backend
   std::string note;                           // why "auto" chose its backend (empty otherwise)
   VulkanBackend* vulkan = nullptr;            // candidate 0's backend when it is the Vulkan one
+  // Where a resumed halving run's checkpoint stood (CandidatePool), when it continues one.
+  std::optional<HalvingRecord> resumed_halving;
   // Builds a new start's candidate (a halving run's; add_start).
   std::function<TrainingCandidate(int start)> make_start;
   // Every start's trainer, null for those released.
