@@ -9,7 +9,8 @@ layout(local_size_x = 256) in;
 void main() {
   const uint i = linear_index();
   const uint n = pc.num_gates * gate_parameters();
-  if (i >= n || train_results[2u * candidate_of_gate(i / gate_parameters()) + 1u] != 0u) return;
+  const uint candidate = candidate_of_gate(i / gate_parameters());
+  if (i >= n || train_results[2u * candidate + 1u] != 0u) return;
   const float lr = optimizer[0], beta1 = optimizer[1], beta2 = optimizer[2], eps = optimizer[3];
   const float decay = optimizer[4], clip_value = optimizer[5];
   const float g = clamp(logit_grad[i], -clip_value, clip_value);
@@ -17,7 +18,8 @@ void main() {
   const float v = beta2 * moments[n + i] + (1.0 - beta2) * g * g;
   moments[i] = m;
   moments[n + i] = v;
-  const float m_hat = m / optimizer[6], v_hat = v / optimizer[7];
+  const float m_hat = m / candidate_scalar(candidate, 0u),
+              v_hat = v / candidate_scalar(candidate, 1u);
   // The step clamped to [-4, 4] against g*g underflowing while m does not (adam_step in
   // include/dlca/train/adamw.hpp): never acts when nothing underflows.
   const float step = clamp(m_hat / (sqrt(v_hat) + eps), -4.0, 4.0);

@@ -45,11 +45,16 @@ layout(std430, binding = 19) buffer HardActivations { uint hard_act[]; };
 layout(std430, binding = 20) buffer Logits { float logits[]; };
 layout(std430, binding = 21) buffer Moments { float moments[]; };
 layout(std430, binding = 22) readonly buffer OpTable { vec4 op_table[16]; };
-// lr, beta1, beta2, eps, weight decay, clip, 1 - beta1^t, 1 - beta2^t, then the forward pass's
-// inverse temperature (forward-only sharpening; 1: the plain softmax), 1 when logit_noise holds
-// this epoch's noise for the soft pass (0: none), and 1 for input-wise gates (4 angles a gate in
-// `logits`; 0: 16 logits)
-layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[11]; };
+// Shared by the candidates: lr, beta1, beta2, eps, weight decay, clip, two unused, then 1 for
+// input-wise gates at [10] (4 angles a gate in `logits`; 0: 16 logits). Per candidate k from
+// kOptimizerCandidateBase + 4 k: 1 - beta1^t, 1 - beta2^t (its AdamW step t), the forward pass's
+// inverse temperature (forward-only sharpening; 1: the plain softmax), and 1 when logit_noise
+// holds its noise for this epoch's soft pass (0: none).
+layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[]; };
+const uint kOptimizerCandidateBase = 16u;
+float candidate_scalar(uint candidate, uint which) {
+  return optimizer[kOptimizerCandidateBase + 4u * candidate + which];
+}
 // train_results: per candidate (active gates, non-finite gradient flag).
 layout(std430, binding = 24) buffer TrainResults { uint train_results[]; };
 layout(std430, binding = 25) buffer LogitGradients { float logit_grad[]; };
@@ -122,7 +127,8 @@ uint candidate_of_gate(uint gate) { return gate / (pc.num_gates / pc.candidates)
 // The soft pass's logit i of a gate: with this epoch's noise when there is any.
 float soft_logit(uint gate, uint i) {
   const uint k = gate * 16u + i;
-  return optimizer[9] != 0.0 ? logits[k] + logit_noise[k] : logits[k];
+  return candidate_scalar(candidate_of_gate(gate), 3u) != 0.0 ? logits[k] + logit_noise[k]
+                                                              : logits[k];
 }
 
 // Softmax of one gate's 16 soft-pass logits times `inverse_temperature` (docs/MODEL.md §3.1), in

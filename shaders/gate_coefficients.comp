@@ -23,7 +23,7 @@ void main() {
       if (sine[p] >= 0.0) best |= 1u << (3u - p);
   } else {
     float p[16];
-    softmax16(gate, optimizer[8], p);
+    softmax16(gate, candidate_scalar(candidate_of_gate(gate), 2u), p);
     for (uint i = 0u; i < 16u; ++i) {
       soft += p[i] * op_table[i];
       if (logits[gate * 16u + i] > logits[gate * 16u + best]) best = i;

@@ -67,8 +67,9 @@ TEST_CASE("shaders/common.glsl and the host agree on bindings, push constants an
   CHECK(glsl_push.size() * 4 == sizeof(Push));
 
   std::smatch m;
-  REQUIRE(std::regex_search(glsl, m, std::regex(R"(float optimizer\[(\d+)\])")));
-  CHECK(std::stoul(m[1]) == kOptimizerScalarCount);
+  REQUIRE(
+      std::regex_search(glsl, m, std::regex(R"(const uint kOptimizerCandidateBase = (\d+)u;)")));
+  CHECK(std::stoul(m[1]) == kOptimizerCandidateBase);
   REQUIRE(std::regex_search(glsl, m, std::regex(R"(const uint kGroupSize = (\d+);)")));
   CHECK(std::stoul(m[1]) == kGroupSize);
   REQUIRE(std::regex_search(glsl, m, std::regex(R"(const uint kSync = (0x[0-9A-Fa-f]+)u;)")));

@@ -92,7 +92,7 @@ std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const 
   bytes[kLogits] = floats(gate_floats);
   bytes[kMoments] = floats(gate_floats * 2);
   bytes[kOpTable] = floats(kNumOps * 4);
-  bytes[kOptimizerScalars] = floats(kOptimizerScalarCount);
+  bytes[kOptimizerScalars] = floats(optimizer_scalar_floats(uint32_t(s.candidates)));
   bytes[kTrainResults] = floats(2 * s.candidates);
   bytes[kLogitGradients] = floats(gate_floats);
   bytes[kLogitNoise] = floats(gate_floats);

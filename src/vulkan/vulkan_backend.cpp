@@ -268,9 +268,10 @@ struct VulkanBackend::Impl : DevicePopulation {
   double loss_sum(int slot, int candidate = 0) const;  // slot 0: soft, 1: hard
   std::vector<DeviceEpoch> train_epochs(std::span<DeviceTraining* const> members,
                                         std::span<const DeviceEpochRequest> requests) override;
-  // The epochs of `inputs` (their members), with AdamW's settings and the rest of `request`.
+  // The epochs of `inputs` (their members), requests[k] that of inputs[k] (AdamW's settings the
+  // first's, the step, temperature and noise each one's own).
   std::vector<DeviceEpoch> train_together(std::span<const EpochInput> inputs,
-                                          const DeviceEpochRequest& request);
+                                          std::span<const DeviceEpochRequest> requests);
   void upload(Binding b, const void* data, size_t bytes);
   void download(Binding b, void* out, size_t bytes);
   void download_state();
@@ -488,7 +489,8 @@ uint32_t VulkanBackend::Impl::step_flag(int step) const {
 void VulkanBackend::Impl::record_inputs(vk::Recorder& r, int flags) {
   const size_t S = state_size;
   if (flags & kTrain) {
-    r.copy(staging, layout.optimizer, buffers[kOptimizerScalars], 0, kOptimizerScalarCount * 4);
+    r.copy(staging, layout.optimizer, buffers[kOptimizerScalars], 0,
+           buffers[kOptimizerScalars].bytes);
     if (flags & kNoise)
       r.copy(staging, layout.noise, buffers[kLogitNoise], 0, buffers[kLogitNoise].bytes);
     r.fill_zero(buffers[kTrainResults]);
@@ -907,14 +909,13 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_epochs(
     std::span<DeviceTraining* const> trained, std::span<const DeviceEpochRequest> requests) {
   if (trained.size() != requests.size() || trained.empty())
     throw std::invalid_argument("train_epochs: one request per member");
-  // Members train together when the one set of optimiser scalars serves them all (always so for
-  // the candidates of one run); otherwise each in its own submission.
+  // Members train together when they share AdamW's settings (always so for the candidates of one
+  // run, whatever epoch each is at: steps, temperatures and noise are per candidate); otherwise
+  // each in its own submission.
   const DeviceEpochRequest& first = requests[0];
   const auto same_scalars = [&](const DeviceEpochRequest& r) {
     const AdamWSettings &a = r.settings, &b = first.settings;
-    return r.step == first.step && r.forward_temperature == first.forward_temperature &&
-           (r.logit_noise != nullptr) == (first.logit_noise != nullptr) &&
-           a.learning_rate == b.learning_rate && a.beta1 == b.beta1 && a.beta2 == b.beta2 &&
+    return a.learning_rate == b.learning_rate && a.beta1 == b.beta1 && a.beta2 == b.beta2 &&
            a.eps == b.eps && a.weight_decay == b.weight_decay && a.clip == b.clip;
   };
   std::vector<EpochInput> inputs;
@@ -922,39 +923,51 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_epochs(
     inputs.push_back({requests[k].model, requests[k].target, requests[k].batch,
                       member_index(trained[k]), requests[k].logit_noise});
   if (std::all_of(requests.begin(), requests.end(), same_scalars))
-    return train_together(inputs, first);
+    return train_together(inputs, requests);
   std::vector<DeviceEpoch> out;
   for (size_t k = 0; k < inputs.size(); ++k)
-    out.push_back(train_together({&inputs[k], 1}, requests[k])[0]);
+    out.push_back(train_together({&inputs[k], 1}, {&requests[k], 1})[0]);
   return out;
 }
 
-std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(std::span<const EpochInput> inputs,
-                                                             const DeviceEpochRequest& request) {
+std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
+    std::span<const EpochInput> inputs, std::span<const DeviceEpochRequest> requests) {
   prepare(inputs, true);
-  const AdamWSettings& settings = request.settings;
-  const float scalars[kOptimizerScalarCount] = {
+  const AdamWSettings& settings = requests[0].settings;
+  std::vector<float> scalars(optimizer_scalar_floats(uint32_t(inputs.size())), 0.0f);
+  const float shared[kOptimizerSharedScalars] = {
       settings.learning_rate,
       settings.beta1,
       settings.beta2,
       settings.eps,
       settings.weight_decay,
       settings.clip,
-      1.0f - std::pow(settings.beta1, float(request.step)),
-      1.0f - std::pow(settings.beta2, float(request.step)),
-      float(1.0 / request.forward_temperature),
-      request.logit_noise ? 1.0f : 0.0f,
-      request.model->config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
+      0.0f,
+      0.0f,
+      0.0f,
+      0.0f,
+      requests[0].model->config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
+  std::copy(std::begin(shared), std::end(shared), scalars.begin());
+  bool noise = false;
+  for (size_t k = 0; k < requests.size(); ++k) {  // each candidate's own epoch
+    const DeviceEpochRequest& r = requests[k];
+    float* own = scalars.data() + kOptimizerCandidateBase + kOptimizerCandidateScalars * k;
+    own[0] = 1.0f - std::pow(settings.beta1, float(r.step));
+    own[1] = 1.0f - std::pow(settings.beta2, float(r.step));
+    own[2] = float(1.0 / r.forward_temperature);
+    own[3] = r.logit_noise ? 1.0f : 0.0f;
+    noise = noise || r.logit_noise;
+  }
   char* mapped = static_cast<char*>(staging.mapped);
-  std::memcpy(mapped + layout.optimizer, scalars, sizeof(scalars));
-  const bool noise = request.logit_noise != nullptr;
+  std::memcpy(mapped + layout.optimizer, scalars.data(), scalars.size() * 4);
   if (noise) {  // each member's noise, laid out as its logits, in the plan's candidate order
     size_t at = layout.noise;
     for (const EpochInput& in : inputs) {
-      if (in.logit_noise->size() != in.model->logits.size())
+      if (in.logit_noise && in.logit_noise->size() != in.model->logits.size())
         throw std::invalid_argument("train_epoch: logit noise does not match the logits");
-      std::memcpy(mapped + at, in.logit_noise->data(), in.logit_noise->size() * 4);
-      at += in.logit_noise->size() * 4;
+      if (in.logit_noise)
+        std::memcpy(mapped + at, in.logit_noise->data(), in.logit_noise->size() * 4);
+      at += in.model->logits.size() * 4;
     }
   }
   const bool profiling = options.profile && queries;
