@@ -91,8 +91,9 @@ Run train(const ExperimentConfig& config, int threads, std::vector<int> divergin
 
 TEST_CASE("halving: rungs at a quarter and half, the better half continues") {
   CHECK(halving_rungs(500) == std::vector<int64_t>{125, 250});
-  CHECK(halving_rungs(3) == std::vector<int64_t>{1});
-  CHECK(halving_rungs(1).empty());
+  CHECK(halving_rungs(79) == std::vector<int64_t>{39});  // 19 is before kMinRungEpoch
+  CHECK(halving_rungs(80) == std::vector<int64_t>{20, 40});
+  CHECK(halving_rungs(39).empty());
   std::vector<double> at_rung;
   const std::vector<double> first = {4, 1, 3, 2};
   CHECK(judge_at_rung(at_rung, first) == std::vector<bool>{false, true, false, true});
@@ -110,10 +111,10 @@ TEST_CASE("halving: rungs at a quarter and half, the better half continues") {
 
 TEST_CASE("halving run: new starts until the budget is spent, the same at 1 and 2 threads") {
   ExperimentConfig c = testing::small_checkerboard();
-  c.epochs = 40;  // rungs at 10 and 20
+  c.epochs = 80;  // rungs at 20 and 40
   c.starts = 2;
   c.halving = true;
-  c.budget_epochs = 150;
+  c.budget_epochs = 300;
   c.stop_when_solved = 1;
   c.repair = false;
   const Run one = train(c, 1), two = train(c, 2);
@@ -123,12 +124,12 @@ TEST_CASE("halving run: new starts until the budget is spent, the same at 1 and 
   CHECK(one.summary.chosen_start == two.summary.chosen_start);
   CHECK(one.summary.logits_checksum == two.summary.logits_checksum);
   CHECK(record.at("halving") == true);
-  CHECK(record.at("budget_epochs") == 150);
-  // Unsolved in 40 epochs: the budget is spent, by at most a round (2 epochs) more.
+  CHECK(record.at("budget_epochs") == 300);
+  // Unsolved in 80 epochs: the budget is spent, by at most a round (2 epochs) more.
   REQUIRE(!one.summary.stopped_when_solved);
   CHECK(record.at("budget_spent") == true);
-  CHECK(record.at("epochs_used") >= 150);
-  CHECK(record.at("epochs_used") <= 151);
+  CHECK(record.at("epochs_used") >= 300);
+  CHECK(record.at("epochs_used") <= 301);
   // Two at a time from 2 starts: the others were added as starts were halted or finished.
   CHECK(record.at("tried").get<int>() > 3);
   CHECK(record.at("tried") == one.summary.starts);
@@ -177,15 +178,15 @@ TEST_CASE("multi-start: a diverged candidate is dropped, the others train on unc
 TEST_CASE("halving run: a checkpoint taken mid-run resumes to the same end, bit for bit") {
   testing::ScratchDir dir;
   ExperimentConfig c = testing::small_checkerboard();
-  c.epochs = 40;
+  c.epochs = 80;
   c.starts = 2;
   c.halving = true;
-  c.budget_epochs = 150;
+  c.budget_epochs = 300;
   c.stop_when_solved = 1;
   c.repair = false;
   const Run straight = train(c, 2);
-  // Stopped after 27 rounds (past the first rung, with starts halted and added), then resumed.
-  const Run cut = train(c, 2, {}, dir / "cut.json", 27);
+  // Stopped after 47 rounds (past the rungs, with starts halted and added), then resumed.
+  const Run cut = train(c, 2, {}, dir / "cut.json", 47);
   REQUIRE(cut.summary.interrupted);
   REQUIRE(!cut.summary.candidates.at("halted").empty());
   ModelFile file = load_checkpoint(dir / "cut.json");

@@ -143,8 +143,10 @@ def _configured(exp, options):
     config = _json.loads(exp.config_json())
     if "recipe" in options:
         config["recipe"] = _no_nul("recipe", options["recipe"])
-        for key in ("starts", "stop_when_solved", "repair"):  # the recipe's defaults unless given
-            config.pop(key, None)
+        for key in ("starts", "stop_when_solved", "repair", "halving"):  # the recipe's defaults
+            config.pop(key, None)                                           # unless given
+    if "starts" in options and "halving" not in options:  # a count, or "auto": halving with it
+        config.pop("halving", None)
     for key, value in options.items():
         if key == "recipe":
             continue

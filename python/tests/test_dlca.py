@@ -185,7 +185,7 @@ class TrainingTest(Scratch):
         self.assertEqual(again.summary["candidates"], straight.summary["candidates"])
         self.assertEqual(again.summary["logits_checksum"], straight.summary["logits_checksum"])
         with self.assertRaisesRegex(dlca.ConfigError, "^budget_epochs: has no effect without"):
-            dlca.train("checkerboard_sync", epochs=2, budget_epochs=10)
+            dlca.train("checkerboard_sync", epochs=2, starts=2, budget_epochs=10)
 
     def test_recipe_and_dict_experiment(self):
         model = dlca.train("checkerboard_sync", recipe="robust", epochs=2, steps=2)

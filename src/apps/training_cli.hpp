@@ -120,9 +120,10 @@ struct TrainingCli {
              config.starts = defaults.starts;
              config.stop_when_solved = defaults.stop_when_solved;
              config.repair = defaults.repair;
+             config.halving = defaults.halving;
            },
-           "robust (the default): 4 starts, stop at the first "
-           "epoch with hard loss 0 and keep those parameters, repair an unsolved circuit, "
+           "robust (the default): --starts auto (4 at a time, successive halving), stop at the "
+           "first epoch with hard loss 0 and keep those parameters, repair an unsolved circuit, "
            "input-wise gates for checkerboards and Game of Life, and for an image target noise "
            "and sharpening over the second half of the epochs; paper: the notebook's recipe, "
            "bit for bit (docs/training.md, \"Training recipes\")")
@@ -152,7 +153,8 @@ struct TrainingCli {
                        "half of its epochs stops, a new start takes its place) until one solves "
                        "or --budget runs out",
                        kAutoStarts))
-        ->default_str(std::to_string(ExperimentConfig{}.starts))
+        ->default_str(ExperimentConfig{}.halving ? std::string("auto")
+                                                 : std::to_string(ExperimentConfig{}.starts))
         ->type_name("N|auto")
         ->check(CLI::Validator(
             [start_count](std::string& text) {

@@ -211,8 +211,11 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   c.starts = defaults.starts;
   c.stop_when_solved = defaults.stop_when_solved;
   c.repair = defaults.repair;
+  c.halving = defaults.halving;
   read_integer(json, "stop_when_solved", c.stop_when_solved, 0);
-  // "starts": "auto" is 4 at once with successive halving (--starts auto), whatever "halving" says.
+  // "starts": a count is that many candidates, without halving unless "halving" says so; "auto" is
+  // 4 at once with successive halving (--starts auto), whatever "halving" says.
+  if (json.contains("starts")) c.halving = false;
   read(json, "halving", c.halving);
   if (json.contains("starts") && json.at("starts") == "auto") {
     c.starts = kAutoStarts;

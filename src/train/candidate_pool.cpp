@@ -14,7 +14,8 @@ namespace dlca {
 std::vector<int64_t> halving_rungs(int64_t epochs) {
   std::vector<int64_t> rungs;
   for (const int64_t r : {epochs / 4, epochs / 2})
-    if (r > 0 && r < epochs && (rungs.empty() || rungs.back() != r)) rungs.push_back(r);
+    if (r >= kMinRungEpoch && r < epochs && (rungs.empty() || rungs.back() != r))
+      rungs.push_back(r);
   return rungs;
 }
 
@@ -74,7 +75,10 @@ CandidatePool::CandidatePool(std::span<Trainer* const> first, const ExperimentCo
       const std::string& name = resumed->fates[k];
       fates_[k] = StartFate(std::find(std::begin(kFateNames), std::end(kFateNames), name) -
                             std::begin(kFateNames));
-      if (fates_[k] == StartFate::kOutOfBudget) fates_[k] = StartFate::kTraining;
+      // Stopped by the budget, or finished under fewer epochs: they train on under this run's.
+      if (fates_[k] == StartFate::kOutOfBudget ||
+          (fates_[k] == StartFate::kFinished && trainers_[k] && trainers_[k]->epoch() < epochs_))
+        fates_[k] = StartFate::kTraining;
       const bool held = fates_[k] != StartFate::kHalted && fates_[k] != StartFate::kFinished;
       if (held && !trainers_[k])
         throw std::invalid_argument("CandidatePool: a start the halving state holds is missing");

@@ -316,6 +316,8 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
           use_recipe(changed, typed_value(value));
         else
           changed[s.key] = typed_value(value);
+        // A count of starts is that many, without halving, unless halving is set too.
+        if (s.key == "starts" && !keys.count("halving")) changed.erase("halving");
         next.emplace_back(
             fmt::format("{}{}{}={}", options, options.empty() ? "" : ";", s.key, value), changed);
       }

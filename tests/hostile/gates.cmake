@@ -4,7 +4,7 @@ set(g_train $<TARGET_FILE:train_checkerboard>)
 set(g_dlca $<TARGET_FILE:dlca_program>)
 # The paper's checkerboard, seed 1, input-wise: hard loss 0 first at epoch 160 (softmax gates: not
 # by epoch 1000 on this seed). The saved model exports to every format, runs and becomes a page.
-dlca_cli_test(gates.input_wise_trains sh -c "${g_train} --gates inputwise --seed 1 --epochs 161 \
+dlca_cli_test(gates.input_wise_trains sh -c "${g_train} --gates inputwise --seed 1 --starts 4 --epochs 161 \
   --threads 1 --quiet --save m.json --summary s.json && grep -q '\"gates\":\"inputwise\"' m.json \
   && grep -q '\"first_zero_epoch\": 160' s.json && ${g_dlca} export --model m.json --html p.html \
   --c k.c --verilog v.v --digitaljs d.json > /dev/null && test -s p.html && test -s k.c && test -s v.v \

@@ -41,7 +41,7 @@ dlca_cli_test(recipe.file_zero_starts sh -c "sed 's/\"seed\": 23/\"seed\": 23, \
   && ${expect} 'x.json: starts: must be' $<TARGET_FILE:dlca_train_program> --config x.json")
 # A multi-start checkpoint resumed without its recipe: refused, naming what differs.
 dlca_cli_test(recipe.resume_needs_recipe sh -c "${train} --recipe robust --epochs 2 --quiet --save m.json \
-  && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\". the checkpoint.s starts is 4 but this run.s is 1. the checkpoint.s gates is \"inputwise\" but this run.s is \"softmax\" \\(give the options' \
+  && ${expect} 'the checkpoint.s recipe is \"robust\" but this run.s is \"paper\". the checkpoint.s starts is 4 but this run.s is 1. the checkpoint.s halving is true but this run.s is false. the checkpoint.s gates is \"inputwise\" but this run.s is \"softmax\" \\(give the options' \
   ${train} --recipe paper --resume m.json --epochs 4")
 # An unsolved multi-start checkpoint resumed without --starts is refused, even when the chosen
 # candidate has the run's own seed (it continued that candidate alone, dropping the others).
@@ -137,20 +137,20 @@ dlca_cli_test(recipe.loss_steps_beyond_steps ${expect}
   "^train_checkerboard: invalid configuration: loss_steps: must be from 1 to steps \\(4\\), got 5"
   ${train} --steps 4 --loss-steps 5)
 # --starts auto: successive halving adds starts until the budget is spent (the tiny checkerboard
-# does not solve in 20 epochs; rungs at epochs 5 and 10), says so in the printed summary and its
+# does not solve in 80 epochs; rungs at epochs 20 and 40), says so in the printed summary and its
 # JSON, and tries the same starts and keeps the same one at 1 and 2 threads.
 set(auto_run $<TARGET_FILE:dlca_train_program> --config ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/tiny_checkerboard.json
-  --starts auto --epochs 20 --quiet)
+  --starts auto --epochs 80 --quiet)
 string(REPLACE ";" " " auto_run "${auto_run}")
 dlca_cli_test(recipe.starts_auto sh -c "${auto_run} --threads 1 --summary s.json > one.txt \
   && ${auto_run} --threads 2 > two.txt && grep -E '^start' one.txt > a.txt && grep -E '^start' two.txt > b.txt \
   && cmp a.txt b.txt && grep -q '\"halving\": true' s.json && grep -q '\"budget_spent\": true' s.json \
   && cat one.txt && echo summary checked")
 set_tests_properties(recipe.starts_auto PROPERTIES PASS_REGULAR_EXPRESSION
-  "\nstarts: [5-9] tried, 4 at a time, [1-9] stopped by halving; 8[0-3] of 80 candidate epochs used \\(the budget is spent\\)\nstart [0-9] of [5-9] \\(seed [0-9]+\\) kept: none solved; lowest hard loss\n(.*\n)*summary checked\n$")
+  "\nstarts: [5-9] tried, 4 at a time, [1-9] stopped by halving; 32[0-3] of 320 candidate epochs used \\(the budget is spent\\)\nstart [0-9] of [5-9] \\(seed [0-9]+\\) kept: none solved; lowest hard loss\n(.*\n)*summary checked\n$")
 # --budget sets it; an experiment file says "starts": "auto".
-dlca_cli_test(recipe.starts_auto_budget_and_file sh -c "${auto_run} --budget 30 > b.txt \
-  && grep -q '^starts: .* 3[0-3] of 30 candidate epochs used' b.txt \
+dlca_cli_test(recipe.starts_auto_budget_and_file sh -c "${auto_run} --budget 100 > b.txt \
+  && grep -q '^starts: .* 10[0-3] of 100 candidate epochs used' b.txt \
   && sed 's/\"seed\": 1/\"seed\": 1, \"starts\": \"auto\"/' ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/tiny_checkerboard.json > x.json \
   && $<TARGET_FILE:dlca_train_program> --config x.json --epochs 8 --quiet --summary s.json \
   && grep -q '\"halving\": true' s.json && echo both checked")
@@ -158,12 +158,12 @@ set_tests_properties(recipe.starts_auto_budget_and_file PROPERTIES PASS_REGULAR_
 dlca_cli_test(recipe.starts_auto_bad ${expect} "^train_checkerboard: --starts: must be auto or an integer from 1 to 64, got 'autos'"
   ${train} --starts autos)
 dlca_cli_test(recipe.budget_needs_auto ${expect} --status 2 "budget_epochs: has no effect without halving \\(--starts auto\\)"
-  ${train} --budget 10)
+  ${train} --starts 2 --budget 10)
 # A run whose budget ran out, resumed with a larger one, ends as the run with that budget from the
 # start: the same starts tried, the same one kept, the same parameters.
-dlca_cli_test(recipe.starts_auto_resume sh -c "${auto_run} --budget 80 > straight.txt \
-  && ${auto_run} --budget 40 --save m.json > cut.txt && grep -q '40 of 40 candidate epochs' cut.txt \
-  && grep -q '\"halving\":{' m.json && ${auto_run} --budget 80 --resume m.json > resumed.txt \
+dlca_cli_test(recipe.starts_auto_resume sh -c "${auto_run} --budget 320 > straight.txt \
+  && ${auto_run} --budget 160 --save m.json > cut.txt && grep -q '160 of 160 candidate epochs' cut.txt \
+  && grep -q '\"halving\":{' m.json && ${auto_run} --budget 320 --resume m.json > resumed.txt \
   && grep -E '^(start|parameters)' straight.txt > a.txt && grep -E '^(start|parameters)' resumed.txt > b.txt \
   && test $(wc -l < a.txt) -eq 3 && cmp a.txt b.txt && echo resumed checked")
 set_tests_properties(recipe.starts_auto_resume PROPERTIES PASS_REGULAR_EXPRESSION "resumed checked")

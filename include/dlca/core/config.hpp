@@ -31,24 +31,27 @@ inline constexpr Recipe kDefaultRecipe = Recipe::kRobust;
 
 const char* recipe_name(Recipe r);
 Recipe parse_recipe(const std::string& name);  // throws ConfigError
-// The values a recipe gives `starts`, `stop_when_solved` and `repair` when they are not set
-// explicitly; kRecipeKeys names them as experiment files do.
+// `--starts auto`: how many candidates train at once under successive halving.
+inline constexpr int kAutoStarts = 4;
+
+// The values a recipe gives `starts`, `halving`, `stop_when_solved` and `repair` when they are not
+// set explicitly; kRecipeKeys names them as experiment files do.
 struct RecipeDefaults {
   int starts = 1;
   int stop_when_solved = 0;
   bool repair = false;
+  bool halving = false;
 };
-// robust: four candidates, stop at the first epoch whose hard loss is 0 (its parameters are the
-// ones kept), and repair the circuit when no candidate solved. Measured in RESULTS.md ("Training
-// recipes").
+// robust: candidates 4 at a time with successive halving (--starts auto), stop at the first epoch
+// whose hard loss is 0 (its parameters are the ones kept), and repair the circuit when no
+// candidate solved. Measured in RESULTS.md ("Training recipes", "Starts that stop early").
 constexpr RecipeDefaults recipe_defaults(Recipe recipe) {
-  if (recipe == Recipe::kRobust) return {.starts = 4, .stop_when_solved = 1, .repair = true};
+  if (recipe == Recipe::kRobust)
+    return {.starts = kAutoStarts, .stop_when_solved = 1, .repair = true, .halving = true};
   return {};
 }
 
-inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "repair"};
-// `--starts auto`: how many candidates train at once under successive halving.
-inline constexpr int kAutoStarts = 4;
+inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "repair", "halving"};
 
 // How a gate's op is parametrised while training (docs/training.md, "Input-wise gates").
 // kSoftmax: the notebook's 16 logits, one per op, mixed by their softmax. kInputWise: 4 angles, one
@@ -144,7 +147,7 @@ struct ExperimentConfig {
   // among the better half of every candidate's at that epoch so far, and a new start takes each
   // freed place while the budget lasts. `starts` is then how many train at once. false: every
   // start trains all its epochs.
-  bool halving = false;
+  bool halving = recipe_defaults(kDefaultRecipe).halving;
   // A halving run's budget: epochs of candidates trained in all (0: starts x epochs), and wall
   // minutes (0: none). The run ends when one candidate solves or the budget is spent. Like `epochs`
   // they only say how long to train.

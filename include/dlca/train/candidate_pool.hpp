@@ -36,8 +36,11 @@ struct CandidateRound {
   std::vector<std::pair<size_t, std::string>> diverged;
 };
 
-// Successive halving's rungs for candidates of `epochs` epochs: a quarter and half of them (those
-// above 0, in order, without repeats).
+// Successive halving's rungs for candidates of `epochs` epochs: a quarter and half of them, in
+// order, without repeats, those before kMinRungEpoch left out (every candidate still sits on the
+// plateau of its pass-through start there: RESULTS.md, "Does an early loss predict a solve?"). A
+// run of fewer than 4 x kMinRungEpoch epochs has none: its starts all train to the end.
+inline constexpr int64_t kMinRungEpoch = 20;
 std::vector<int64_t> halving_rungs(int64_t epochs);
 // A candidate's score at a rung: its mean soft loss over the last tenth of the epochs up to it (at
 // least one), less noisy than one epoch's.
@@ -57,8 +60,8 @@ class CandidatePool {
 
   // `first`: the run's candidates, start k at index k; each trains to `epochs`. `run` supplies
   // starts, halving and the budget. `resumed`: where a halving run's checkpoint stood (then
-  // `first` holds null for the starts it no longer held); candidates stopped by its budget train
-  // on under this run's.
+  // `first` holds null for the starts it no longer held); candidates stopped by its budget, or
+  // finished under fewer epochs, train on under this run's.
   CandidatePool(std::span<Trainer* const> first, const ExperimentConfig& run, int64_t epochs,
                 AddStart add, ReleaseStart release, const HalvingRecord* resumed = nullptr);
 
