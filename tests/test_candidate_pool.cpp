@@ -4,6 +4,7 @@
 // candidate while the others go on unchanged.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -210,9 +211,28 @@ TEST_CASE("halving run: a checkpoint taken mid-run resumes to the same end, bit 
   CHECK_THROWS_WITH(load_checkpoint(damaged(
                         [](MultiStartRecord& r) { std::swap(r.candidates[0], r.candidates[1]); })),
                     doctest::Contains("not a held start, in order"));
+  CHECK_THROWS_WITH(load_checkpoint(damaged([](MultiStartRecord& r) {
+                      const auto halted =
+                          std::find(r.halving->fates.begin(), r.halving->fates.end(), "halted");
+                      REQUIRE(halted != r.halving->fates.end());
+                      *halted = "training";
+                    })),
+                    doctest::Contains("but the start is not among the candidates"));
+  CHECK_THROWS_WITH(
+      load_checkpoint(damaged([](MultiStartRecord& r) { r.halving->diverged_epochs[0] = 3; })),
+      doctest::Contains("above 0 exactly for a start that diverged"));
+  CHECK_THROWS_WITH(load_checkpoint(damaged(
+                        [](MultiStartRecord& r) { r.halving->epochs_used = int64_t(1) << 62; })),
+                    doctest::Contains("multi_start.halving.epochs_used: above"));
   const Run resumed = train(c, 1, {}, "", 0, &file);
   CHECK(resumed.summary.candidates == straight.summary.candidates);
   CHECK(resumed.summary.chosen_start == straight.summary.chosen_start);
   CHECK(resumed.summary.logits_checksum == straight.summary.logits_checksum);
   CHECK(resumed.summary.epochs == straight.summary.epochs);
+  // A run whose budget is spent, resumed under the same budget, trains nothing more.
+  const Run full = train(c, 2, {}, dir / "full.json");
+  ModelFile spent = load_checkpoint(dir / "full.json");
+  const Run again = train(c, 2, {}, "", 0, &spent);
+  CHECK(again.summary.candidates == full.summary.candidates);
+  CHECK(again.summary.logits_checksum == full.summary.logits_checksum);
 }

@@ -296,14 +296,17 @@ struct TrainingCli {
           throw FileError(std::string("--resume ") + e.what());
         }
       }
-      const int64_t from = resumed ? resumed->training->epoch : 0;
+      // (A halving run's progress is its rounds and budget, not the epoch of the candidate its
+      // file was saved with.)
+      const bool halving_resumed = resumed && resumed->multi_start && resumed->multi_start->halving;
+      const int64_t from = resumed && !halving_resumed ? resumed->training->epoch : 0;
       if (!checkpoints_before_end(run.checkpoint_every, from, config.epochs))
         throw UsageError(fmt::format(
             "--checkpoint-every {}: has no effect with --epochs {}{} (no checkpoint falls before "
             "the last epoch, which writes --save anyway)",
             run.checkpoint_every, config.epochs,
             from > 0 ? fmt::format(" from epoch {}", from) : ""));
-      if (resumed && config.epochs == resumed->training->epoch)
+      if (resumed && !halving_resumed && config.epochs == resumed->training->epoch)
         std::fprintf(stderr,
                      "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
                      "training, only the outputs are written\n",

@@ -130,8 +130,9 @@ void validate(const ExperimentConfig& c) {
   require_positive("epochs", c.epochs);
   if (c.starts < 1 || c.starts > 64)
     reject("starts", fmt::format("must be between 1 and 64, got {}", c.starts));
-  if (c.budget_epochs < 0)
-    reject("budget_epochs", fmt::format("must be non-negative, got {}", c.budget_epochs));
+  if (c.budget_epochs < 0 || c.budget_epochs > kMaxCandidateEpochs)
+    reject("budget_epochs", fmt::format("must be from 0 (4 x epochs) to {}, got {}",
+                                        kMaxCandidateEpochs, c.budget_epochs));
   if (!(c.budget_minutes >= 0.0f && c.budget_minutes <= 1e6f))
     reject("budget_minutes", fmt::format("must be from 0 (none) to 1e6, got {}", c.budget_minutes));
   if (!c.halving && (c.budget_epochs != 0 || c.budget_minutes != 0.0f))

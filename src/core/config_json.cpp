@@ -218,8 +218,13 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   if (json.contains("starts")) c.halving = false;
   read(json, "halving", c.halving);
   if (json.contains("starts") && json.at("starts") == "auto") {
+    if (!c.halving && json.contains("halving"))
+      throw ConfigError("halving: false contradicts \"starts\": \"auto\"");
     c.starts = kAutoStarts;
     c.halving = true;
+  } else if (json.contains("starts") && json.at("starts").is_string()) {
+    throw ConfigError(fmt::format("starts: must be a positive integer or \"auto\", got {}",
+                                  brief_json(json.at("starts"))));
   } else {
     read_integer(json, "starts", c.starts, 1);
   }

@@ -64,7 +64,7 @@ CandidatePool::CandidatePool(std::span<Trainer* const> first, const ExperimentCo
   if (halving_) rungs_ = halving_rungs(epochs);
   rung_scores_.resize(rungs_.size());
   if (resumed) {
-    if (!halving_ || resumed->fates.size() != trainers_.size() ||
+    if (!halving_ || resumed->fates.size() != trainers_.size() || resumed->rungs != rungs_ ||
         resumed->rung_scores.size() > rungs_.size())
       throw std::invalid_argument("CandidatePool: the halving state does not fit the run");
     epochs_used_ = resumed->epochs_used;
@@ -90,9 +90,16 @@ CandidatePool::CandidatePool(std::span<Trainer* const> first, const ExperimentCo
   for (size_t k = 0; k < trainers_.size(); ++k)
     if (fates_[k] == StartFate::kTraining && trainers_[k]->epoch() >= epochs_)
       fates_[k] = StartFate::kFinished;
-  // A checkpoint written when the budget ran out continues under a larger one as the run would
-  // have gone on: the places its budget left empty are filled first.
-  if (resumed && !budget_spent(0)) fill_places();
+  if (!resumed) return;
+  // A checkpoint continues under this run's budget: spent already, nothing trains; else the places
+  // its own budget left empty are filled first, as the run would have gone on.
+  if (budget_spent(0)) {
+    spent_ = true;
+    for (StartFate& fate : fates_)
+      if (fate == StartFate::kTraining) fate = StartFate::kOutOfBudget;
+  } else {
+    fill_places();
+  }
 }
 
 HalvingRecord CandidatePool::halving_record() const {
@@ -101,6 +108,7 @@ HalvingRecord CandidatePool::halving_record() const {
   h.epochs_used = epochs_used_;
   for (const StartFate f : fates_) h.fates.push_back(kFateNames[int(f)]);
   h.diverged_epochs = diverged_epoch_;
+  h.rungs = rungs_;
   h.rung_scores = rung_scores_;
   return h;
 }

@@ -252,22 +252,24 @@ nlohmann::json multi_start_json(const Model& chosen, const MultiStartRecord& r) 
       {"solved_epoch", r.solved_epoch ? nlohmann::json(*r.solved_epoch) : nlohmann::json(nullptr)},
       {"candidates", candidates}};
   if (r.halving)
-    j["halving"] = {{"slots", r.halving->slots},
-                    {"epochs_used", r.halving->epochs_used},
-                    {"fates", r.halving->fates},
-                    {"diverged_epochs", r.halving->diverged_epochs},
-                    {"rung_scores", r.halving->rung_scores}};
+    j["halving"] = {{"slots", r.halving->slots}, {"epochs_used", r.halving->epochs_used},
+                    {"fates", r.halving->fates}, {"diverged_epochs", r.halving->diverged_epochs},
+                    {"rungs", r.halving->rungs}, {"rung_scores", r.halving->rung_scores}};
   return j;
 }
 
 // A halving run's state, checked against the run's starts.
 HalvingRecord halving_from_json(const nlohmann::json& j, int starts) {
-  require_known_keys(j, {"slots", "epochs_used", "fates", "diverged_epochs", "rung_scores"},
+  require_known_keys(j,
+                     {"slots", "epochs_used", "fates", "diverged_epochs", "rungs", "rung_scores"},
                      "multi_start.halving");
   HalvingRecord h;
   h.slots = json_integer<int, std::runtime_error>(j.at("slots"), "multi_start.halving.slots", 1);
   h.epochs_used = json_integer<int64_t, std::runtime_error>(j.at("epochs_used"),
                                                             "multi_start.halving.epochs_used", 0);
+  if (h.epochs_used > kMaxCandidateEpochs)
+    throw std::runtime_error(fmt::format("multi_start.halving.epochs_used: above {}, got {}",
+                                         kMaxCandidateEpochs, h.epochs_used));
   const nlohmann::json &fates = j.at("fates"), &diverged = j.at("diverged_epochs"),
                        &rungs = j.at("rung_scores");
   if (!fates.is_array() || fates.size() != size_t(starts) || !diverged.is_array() ||
@@ -282,9 +284,18 @@ HalvingRecord halving_from_json(const nlohmann::json& j, int starts) {
     h.fates.push_back(fates[k].get<std::string>());
     h.diverged_epochs.push_back(json_integer<int64_t, std::runtime_error>(
         diverged[k], "multi_start.halving.diverged_epochs", 0));
+    if ((h.fates.back() == "diverged") != (h.diverged_epochs.back() > 0))
+      throw std::runtime_error(fmt::format(
+          "multi_start.halving.diverged_epochs[{}]: above 0 exactly for a start that diverged", k));
   }
-  if (!rungs.is_array() || rungs.size() > 2)
-    throw std::runtime_error("multi_start.halving.rung_scores: must be a list of up to 2 lists");
+  const nlohmann::json& rung_epochs = j.at("rungs");
+  if (!rung_epochs.is_array() || rung_epochs.size() > 2)
+    throw std::runtime_error("multi_start.halving.rungs: must be a list of up to 2 epochs");
+  for (const nlohmann::json& e : rung_epochs)
+    h.rungs.push_back(json_integer<int64_t, std::runtime_error>(e, "multi_start.halving.rungs", 1));
+  if (!rungs.is_array() || rungs.size() > h.rungs.size())
+    throw std::runtime_error(
+        "multi_start.halving.rung_scores: must be a list of at most one list per rung");
   for (const nlohmann::json& rung : rungs) {
     if (!rung.is_array())
       throw std::runtime_error("multi_start.halving.rung_scores: must be lists of numbers");
@@ -354,6 +365,17 @@ MultiStartRecord multi_start_from_json(const nlohmann::json& j, const Model& cho
   if (r.halving && !std::any_of(r.candidates.begin(), r.candidates.end(),
                                 [&](const StartState& c) { return c.start == r.chosen; }))
     throw std::runtime_error("multi_start.chosen: not one of the candidates held");
+  if (r.halving)  // a start training, diverged or stopped by the budget is held (listed)
+    for (size_t k = 0; k < r.halving->fates.size(); ++k) {
+      const std::string& fate = r.halving->fates[k];
+      const bool listed = std::any_of(r.candidates.begin(), r.candidates.end(),
+                                      [&](const StartState& c) { return c.start == int(k); });
+      if (!listed && fate != "halted" && fate != "finished")
+        throw std::runtime_error(
+            fmt::format("multi_start.halving.fates[{}]: \"{}\", but the start is not among the "
+                        "candidates",
+                        k, fate));
+    }
   return r;
 }
 

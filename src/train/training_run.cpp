@@ -369,6 +369,7 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
     }
   };
   double last_draw = -1, last_log_write = 0;
+  int64_t rounds = 0;            // of this invocation
   std::vector<double> round_ms;  // wall time of each epoch of all candidates together
   while (pool.training() && !solved() && !stop_requested()) {
     const auto round_start = std::chrono::steady_clock::now();
@@ -420,6 +421,10 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
     if (options.on_epoch && !options.on_epoch(stats)) stopped_by_caller = true;
     const double now = elapsed();
     const int64_t done = trainer().epoch();
+    // When to print and checkpoint: a halving run counts its rounds (an epoch of every candidate
+    // training), since the candidate shown may stay at an epoch while others train.
+    ++rounds;
+    const int64_t tick = pool.halving() ? rounds : done - summary.resumed_from_epoch;
     const bool last = !pool.training() || solved();
     std::string which;
     if (several) which = fmt::format("  start {}/{}", chosen, pool.size());
@@ -441,7 +446,7 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
           stats.hard_loss, which.c_str(), stats.milliseconds, format_seconds(left).c_str());
       std::fflush(stderr);
     } else if (!live && !options.quiet && options.print_every > 0 &&
-               (done == summary.resumed_from_epoch + 1 || done % options.print_every == 0 ||
+               (tick == 1 || (pool.halving() ? tick : done) % options.print_every == 0 ||
                 last)) {  // epochs done, as on a terminal: the last is N/N
       out << fmt::format("epoch {:>6}/{}  soft {:10.4f}  hard {:5.0f}  active {:5}{}  {:7.2f} ms\n",
                          done, options.epochs, stats.soft_loss, stats.hard_loss, stats.active_gates,
@@ -453,7 +458,7 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
       last_log_write = now;
     }
     if (!options.save_path.empty() && options.checkpoint_every > 0 &&
-        done % options.checkpoint_every == 0 && !last)
+        (pool.halving() ? tick : done) % options.checkpoint_every == 0 && !last)
       write_during_run(save);
   }
   if (live) std::fprintf(stderr, "\n");

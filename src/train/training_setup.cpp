@@ -7,6 +7,7 @@
 
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/memory_budget.hpp"
+#include "dlca/train/candidate_pool.hpp"
 
 namespace dlca {
 
@@ -71,6 +72,22 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
                          (!checkpoint.multi_start->candidates.empty() ||
                           !(config.starts == 1 && config.seed == checkpoint.model.config.seed));
   const int64_t saved_epoch = checkpoint.training ? checkpoint.training->epoch : 0;
+  if (whole_run && checkpoint.multi_start->candidates.empty()) {
+    const MultiStartRecord& r = *checkpoint.multi_start;
+    const uint64_t seed = start_seed(r.run_seed, r.chosen);
+    throw ResumeMismatch(fmt::format(
+        "--resume {}: the run was settled by start {} (seed {}); the file keeps only that "
+        "candidate (continue it alone with --seed {} --starts 1)",
+        path, r.chosen, seed, seed));
+  }
+  // A halving run's rungs follow from its epochs: they stay, or the scores recorded at them would
+  // be read as another epoch's.
+  if (whole_run && checkpoint.multi_start->halving && config.halving &&
+      checkpoint.multi_start->halving->rungs != halving_rungs(config.epochs))
+    throw ResumeMismatch(fmt::format(
+        "--resume {}: a --starts auto run halves at a quarter and half of --epochs; resume it with "
+        "the --epochs it was started with (--budget may grow)",
+        path));
   require_same_config(path,
                       whole_run ? checkpoint.multi_start->run_config(checkpoint.model.config)
                                 : checkpoint.model.config,

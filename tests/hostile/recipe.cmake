@@ -167,3 +167,10 @@ dlca_cli_test(recipe.starts_auto_resume sh -c "${auto_run} --budget 320 > straig
   && grep -E '^(start|parameters)' straight.txt > a.txt && grep -E '^(start|parameters)' resumed.txt > b.txt \
   && test $(wc -l < a.txt) -eq 3 && cmp a.txt b.txt && echo resumed checked")
 set_tests_properties(recipe.starts_auto_resume PROPERTIES PASS_REGULAR_EXPRESSION "resumed checked")
+# Its rungs follow from --epochs: a resume with other --epochs is refused (the scores recorded at
+# epoch 20 would be read as epoch 25's).
+set(auto_run_100 $<TARGET_FILE:dlca_train_program> --config ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/tiny_checkerboard.json
+  --starts auto --epochs 100 --quiet)
+string(REPLACE ";" " " auto_run_100 "${auto_run_100}")
+dlca_cli_test(recipe.starts_auto_resume_other_epochs sh -c "${auto_run} --budget 160 --save m.json > /dev/null \
+  && ${expect} --status 2 'm.json: a --starts auto run halves at a quarter and half of --epochs' ${auto_run_100} --resume m.json")

@@ -33,6 +33,8 @@ const char* recipe_name(Recipe r);
 Recipe parse_recipe(const std::string& name);  // throws ConfigError
 // `--starts auto`: how many candidates train at once under successive halving.
 inline constexpr int kAutoStarts = 4;
+// The most epochs of candidates a halving run's budget (or a checkpoint's count of them) may hold.
+inline constexpr int64_t kMaxCandidateEpochs = 1'000'000'000'000;
 
 // The values a recipe gives `starts`, `halving`, `stop_when_solved` and `repair` when they are not
 // set explicitly; kRecipeKeys names them as experiment files do.

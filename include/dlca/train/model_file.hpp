@@ -69,13 +69,14 @@ struct StartState {
 // Where a halving run (--starts auto) stood, so that a checkpoint continues it:
 //   {"slots": S, "epochs_used": U, "fates": ["training" | "finished" | "halted" | "diverged" |
 //    "out_of_budget", ... by start], "diverged_epochs": [e or 0, ... by start],
-//    "rung_scores": [[score, ...] per rung]}
+//    "rungs": [epoch, ...], "rung_scores": [[score, ...] per rung]}
 // Its candidates are those still held (training, finished, diverged, out of budget), by start.
 struct HalvingRecord {
   int slots = 1;  // the run's `starts`: how many train at once
   int64_t epochs_used = 0;
   std::vector<std::string> fates;
   std::vector<int64_t> diverged_epochs;
+  std::vector<int64_t> rungs;  // the epochs of its rungs (they follow from --epochs)
   std::vector<std::vector<double>> rung_scores;
 };
 
