@@ -172,6 +172,15 @@ TEST_CASE("robust's schedule for targets grown from a fixed start, relative to t
   CHECK(g.sharpen_end == 3000);
   CHECK(g.adam_eps == 1e-16f);
   CHECK(g.starts == c.starts);
+  // Four starts that all train to the end, unless starts (or halving) were given; halving stays
+  // for the other tasks.
+  REQUIRE(c.halving);
+  CHECK(!g.halving);
+  CHECK(with_recipe_schedule(c, false).halving);
+  ExperimentConfig given = c;
+  given.given.starts = true;
+  CHECK(with_recipe_schedule(given, true).halving);
+  c.halving = false;  // (below: what else changes)
   c.epochs = 3500;
   CHECK(with_recipe_schedule(c, true).noise_end == 3033);
   for (int epochs : {1, 2, 3, 7}) {  // a valid schedule for any run length

@@ -122,10 +122,11 @@ struct TrainingCli {
              config.repair = defaults.repair;
              config.halving = defaults.halving;
            },
-           "robust (the default): --starts auto (4 at a time, successive halving), stop at the "
-           "first epoch with hard loss 0 and keep those parameters, repair an unsolved circuit, "
-           "input-wise gates for checkerboards and Game of Life, and for an image target noise "
-           "and sharpening over the second half of the epochs; paper: the notebook's recipe, "
+           "robust (the default): stop at the first epoch with hard loss 0 and keep those "
+           "parameters, repair an unsolved circuit; for checkerboards and Game of Life --starts "
+           "auto (4 at a time, successive halving) and input-wise gates, for an image target 4 "
+           "starts to the end, noise and sharpening over the second half of the epochs; paper: the "
+           "notebook's recipe, "
            "bit for bit (docs/training.md, \"Training recipes\")")
         ->default_str(recipe_name(kDefaultRecipe))
         ->check(CLI::IsMember({"paper", "robust"}));
@@ -146,15 +147,14 @@ struct TrainingCli {
            [this, start_count](const std::string& value) {
              config.halving = value == "auto";
              config.starts = config.halving ? kAutoStarts : std::stoi(value);
+             config.given.starts = true;
            },
            fmt::format("candidates trained side by side from seeds derived from --seed; the "
                        "first to solve is kept (1 = a plain run); auto: {} at a time with "
                        "successive halving (a candidate lagging the better half at a quarter or "
                        "half of its epochs stops, a new start takes its place) until one solves "
-                       "or --budget runs out",
+                       "or --budget runs out (default: robust's, auto; 4 for an image target)",
                        kAutoStarts))
-        ->default_str(ExperimentConfig{}.halving ? std::string("auto")
-                                                 : std::to_string(ExperimentConfig{}.starts))
         ->type_name("N|auto")
         ->check(CLI::Validator(
             [start_count](std::string& text) {

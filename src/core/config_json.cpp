@@ -242,6 +242,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   c.gates = parse_gate_kind(gates);
   c.given.adam_eps = json.contains("adam_eps");
   c.given.gates = json.contains("gates");
+  c.given.starts = json.contains("starts") || json.contains("halving");
   for (const char* key : kScheduleKeys) c.given.schedule = c.given.schedule || json.contains(key);
   validate(c);
   return c;
@@ -253,6 +254,10 @@ void drop_recipe_filled_keys(nlohmann::json& config_json, const GivenOptions& gi
     config_json.erase("adam_eps");
   if (!given.gates && config_json.value("gates", "") == gate_kind_name(notebook.gates))
     config_json.erase("gates");
+  if (!given.starts) {  // the recipe's (robust: halving, but not for a picture grown from a seed)
+    config_json.erase("starts");
+    config_json.erase("halving");
+  }
   if (given.schedule) return;
   const nlohmann::json off = config_to_json(notebook);
   for (const char* key : kScheduleKeys)

@@ -298,8 +298,9 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   tbb::task_arena arena(arena_concurrency(options.threads));
-  size_t chosen = 0;                     // the candidate shown, saved and summarised
-  while (!pool.all()[chosen]) ++chosen;  // (a resumed halving run may no longer hold start 0)
+  // The candidate shown, saved and summarised: a resumed run's leading one (also when no epoch is
+  // left to train), else start 0.
+  size_t chosen = pool.choosable().empty() ? 0 : pool.leading();
   const auto trainer = [&]() -> Trainer& { return pool.at(chosen); };
 
   TrainingSummary summary;

@@ -101,8 +101,8 @@ set(small "--steps 2 --size 6 --quiet")  # a string: it goes inside sh -c comman
 dlca_cli_test(hostile.cli.resume_epochs_below sh -c "${tc} --epochs 3 ${small} --save ck.json \
   && ${expect} '^train_checkerboard: --resume ck.json: the checkpoint is at epoch 3, past epoch 2, where this run ends ' \
      ${tc} --epochs 2 ${small} --resume ck.json")
-dlca_cli_test(hostile.cli.resume_epochs_equal sh -c "${tc} --epochs 3 ${small} --save ck.json \
-  && ${tc} --epochs 3 ${small} --resume ck.json")
+dlca_cli_test(hostile.cli.resume_epochs_equal sh -c "${tc} --epochs 3 --starts 4 ${small} --save ck.json \
+  && ${tc} --epochs 3 --starts 4 ${small} --resume ck.json")
 set_tests_properties(hostile.cli.resume_epochs_equal PROPERTIES PASS_REGULAR_EXPRESSION
   "train_checkerboard: --resume ck.json: the checkpoint is already at epoch 3 = --epochs. no training")
 dlca_cli_test(hostile.cli.resume_mismatch_fields sh -c "${tc} --epochs 2 ${small} --save ck.json \

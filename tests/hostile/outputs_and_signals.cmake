@@ -18,10 +18,10 @@ set_tests_properties(hostile.outputs.link_into_missing_folder PROPERTIES TIMEOUT
 dlca_cli_test(hostile.outputs.checkpoint_every_without_effect sh -c "${expect} --status 2 \
   '^train_checkerboard: --checkpoint-every 100: has no effect with --epochs 5 \\(no checkpoint falls before the last epoch, which writes --save anyway\\)$' \
   ${train} --epochs 5 --steps 1 --quiet --checkpoint-every 100 --save m.json && test ! -e m.json && \
-  ${train} --epochs 4 --steps 1 --quiet --save m.json && ${expect} --status 2 \
+  ${train} --epochs 4 --starts 4 --steps 1 --quiet --save m.json && ${expect} --status 2 \
   '^train_checkerboard: --checkpoint-every 3: has no effect with --epochs 6 from epoch 4 ' \
-  ${train} --epochs 6 --steps 1 --quiet --checkpoint-every 3 --save m.json --resume m.json && \
-  ${train} --epochs 7 --steps 1 --quiet --checkpoint-every 3 --save m.json --resume m.json")
+  ${train} --epochs 6 --starts 4 --steps 1 --quiet --checkpoint-every 3 --save m.json --resume m.json && \
+  ${train} --epochs 7 --starts 4 --steps 1 --quiet --checkpoint-every 3 --save m.json --resume m.json")
 # dlca run killed while the C compiler built its kernel left $TMPDIR/dlca_kernel_XXXXXX behind, and
 # the compiler ran on (minutes for a large circuit). The "compiler" here sends the signal to dlca
 # run, its parent, then waits.

@@ -102,6 +102,7 @@ struct GivenOptions {
   bool adam_eps = false;
   bool schedule = false;  // any of noise, noise_start, noise_end, sharpen_to, sharpen_start, ...
   bool gates = false;
+  bool starts = false;  // starts or halving (a count, or auto)
 };
 
 struct ExperimentConfig {
