@@ -5,90 +5,19 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
-#include <optional>
-#include <sstream>
 
-#include "dlca/cpu/cpu_backend.hpp"
+#include "candidate_runs.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/train/candidate_pool.hpp"
-#include "dlca/train/checkerboard.hpp"
 #include "dlca/train/model_file.hpp"
-#include "dlca/train/multi_start.hpp"
-#include "dlca/train/training_run.hpp"
 #include "scratch_dir.hpp"
 #include "test_helpers.hpp"
 
 using namespace dlca;
 
-namespace {
-
-// A CPU backend whose soft loss turns NaN from its (after + 1)-th training rollout on: the
-// candidate that has it diverges there.
-class DivergingBackend : public Backend {
- public:
-  DivergingBackend(int after, int threads)
-      : cpu_(CpuBackendOptions{.threads = threads}), after_(after) {}
-  std::string name() const override { return "cpu"; }
-  RolloutResult rollout(const Model& model, const Target& target, const RolloutBatch& batch,
-                        const RolloutRequest& request) override {
-    RolloutResult out = cpu_.rollout(model, target, batch, request);
-    if (request.gradient && ++calls_ > after_) out.soft_loss = std::nan("");
-    return out;
-  }
-
- private:
-  CpuBackend cpu_;
-  int after_, calls_ = 0;
-};
-
-std::unique_ptr<Task> checkerboard_task(const ExperimentConfig& c) {
-  return std::make_unique<CheckerboardTask>(c);
-}
-
-// A run of `config` on the CPU with `threads` in all; `diverging[k]` > 0: start k's backend
-// diverges after that many epochs. New starts (a halving run) are made and freed as the programs
-// do.
-struct Run {
-  std::vector<TrainingCandidate> candidates;
-  TrainingSummary summary;
-};
-Run train(const ExperimentConfig& config, int threads, std::vector<int> diverging = {},
-          const std::string& save = "", int stop_after = 0, ModelFile* resumed = nullptr) {
-  Run run;
-  diverging.resize(64, 0);
-  const MakeBackend backend_of = [&](int start, int t) -> std::unique_ptr<Backend> {
-    if (diverging[size_t(start)] > 0)
-      return std::make_unique<DivergingBackend>(diverging[size_t(start)], t);
-    return std::make_unique<CpuBackend>(CpuBackendOptions{.threads = t});
-  };
-  std::optional<HalvingRecord> halving;
-  if (resumed && resumed->multi_start) halving = resumed->multi_start->halving;
-  run.candidates = make_candidates(config, checkerboard_task, backend_of, threads, resumed, "test");
-  std::vector<Trainer*> trainers;
-  for (auto& c : run.candidates) trainers.push_back(c.trainer.get());
-  TrainingRunOptions options;
-  options.epochs = config.epochs;
-  options.quiet = true;
-  options.threads = threads;
-  options.save_path = save;
-  int rounds = 0;
-  if (stop_after > 0) options.on_epoch = [&](const EpochStats&) { return ++rounds < stop_after; };
-  std::ostringstream out;
-  const int per_start = threads_per_start(threads, config.starts);
-  run.summary = run_training(
-      trainers, config, "cpu", options, out,
-      [&](int start) {
-        run.candidates.push_back(
-            new_candidate(config, start, checkerboard_task, backend_of, per_start));
-        return run.candidates.back().trainer.get();
-      },
-      [&](int start) { run.candidates[size_t(start)] = {}; }, halving ? &*halving : nullptr);
-  return run;
-}
-
-}  // namespace
+using testing::Run;
+using testing::train_candidates;
 
 TEST_CASE("halving: rungs at a quarter and half, the better half continues") {
   CHECK(halving_rungs(500) == std::vector<int64_t>{125, 250});
@@ -118,7 +47,7 @@ TEST_CASE("halving run: new starts until the budget is spent, the same at 1 and 
   c.budget_epochs = 300;
   c.stop_when_solved = 1;
   c.repair = false;
-  const Run one = train(c, 1), two = train(c, 2);
+  const Run one = train_candidates(c, 1), two = train_candidates(c, 2);
   const nlohmann::json& record = one.summary.candidates;
   INFO(record.dump());
   CHECK(record == two.summary.candidates);
@@ -143,7 +72,7 @@ TEST_CASE("halving run: new starts until the budget is spent, the same at 1 and 
   const Trainer& kept = *one.candidates[size_t(one.summary.chosen_start)].trainer;
   ExperimentConfig alone = start_config(c, one.summary.chosen_start);
   alone.epochs = int(kept.epoch());
-  const Run plain = train(alone, 2);
+  const Run plain = train_candidates(alone, 2);
   CHECK(plain.summary.logits_checksum == one.summary.logits_checksum);
 }
 
@@ -153,7 +82,7 @@ TEST_CASE("multi-start: a diverged candidate is dropped, the others train on unc
   c.starts = 3;
   c.stop_when_solved = 0;
   c.repair = false;
-  const Run run = train(c, 2, {0, 5});  // start 1 diverges at its 6th epoch
+  const Run run = train_candidates(c, 2, {0, 5});  // start 1 diverges at its 6th epoch
   const nlohmann::json& diverged = run.summary.candidates.at("diverged");
   REQUIRE(diverged.size() == 1);
   CHECK(diverged[0].at("start") == 1);
@@ -164,15 +93,15 @@ TEST_CASE("multi-start: a diverged candidate is dropped, the others train on unc
   CHECK(run.candidates[1].trainer->epoch() == 5);  // its parameters: those before the NaN
   // Start 0 and 2 as their plain runs.
   for (const int k : {0, 2}) {
-    const Run plain = train(start_config(c, k), 2);
+    const Run plain = train_candidates(start_config(c, k), 2);
     CHECK(plain.candidates[0].trainer->model().logits ==
           run.candidates[size_t(k)].trainer->model().logits);
   }
   // Every candidate diverged: the run fails with the divergence.
-  CHECK_THROWS_AS(train(c, 2, {3, 4, 5}), TrainingDiverged);
+  CHECK_THROWS_AS(train_candidates(c, 2, {3, 4, 5}), TrainingDiverged);
   ExperimentConfig one = c;
   one.starts = 1;
-  CHECK_THROWS_WITH_AS(train(one, 2, {2}), doctest::Contains("epoch 3: soft loss"),
+  CHECK_THROWS_WITH_AS(train_candidates(one, 2, {2}), doctest::Contains("epoch 3: soft loss"),
                        TrainingDiverged);
 }
 
@@ -185,9 +114,9 @@ TEST_CASE("halving run: a checkpoint taken mid-run resumes to the same end, bit 
   c.budget_epochs = 300;
   c.stop_when_solved = 1;
   c.repair = false;
-  const Run straight = train(c, 2);
+  const Run straight = train_candidates(c, 2);
   // Stopped after 47 rounds (past the rungs, with starts halted and added), then resumed.
-  const Run cut = train(c, 2, {}, dir / "cut.json", 47);
+  const Run cut = train_candidates(c, 2, {}, dir / "cut.json", 47);
   REQUIRE(cut.summary.interrupted);
   REQUIRE(!cut.summary.candidates.at("halted").empty());
   ModelFile file = load_checkpoint(dir / "cut.json");
@@ -224,15 +153,15 @@ TEST_CASE("halving run: a checkpoint taken mid-run resumes to the same end, bit 
   CHECK_THROWS_WITH(load_checkpoint(damaged(
                         [](MultiStartRecord& r) { r.halving->epochs_used = int64_t(1) << 62; })),
                     doctest::Contains("multi_start.halving.epochs_used: above"));
-  const Run resumed = train(c, 1, {}, "", 0, &file);
+  const Run resumed = train_candidates(c, 1, {}, "", 0, &file);
   CHECK(resumed.summary.candidates == straight.summary.candidates);
   CHECK(resumed.summary.chosen_start == straight.summary.chosen_start);
   CHECK(resumed.summary.logits_checksum == straight.summary.logits_checksum);
   CHECK(resumed.summary.epochs == straight.summary.epochs);
   // A run whose budget is spent, resumed under the same budget, trains nothing more.
-  const Run full = train(c, 2, {}, dir / "full.json");
+  const Run full = train_candidates(c, 2, {}, dir / "full.json");
   ModelFile spent = load_checkpoint(dir / "full.json");
-  const Run again = train(c, 2, {}, "", 0, &spent);
+  const Run again = train_candidates(c, 2, {}, "", 0, &spent);
   CHECK(again.summary.candidates == full.summary.candidates);
   CHECK(again.summary.logits_checksum == full.summary.logits_checksum);
 }

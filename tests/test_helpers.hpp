@@ -78,7 +78,7 @@ inline ExperimentConfig small_checkerboard() {
   c.epochs = 300;
   c.seed = 23;
   c.random_streams = RandomStreams::kDlca;  // a run known to converge fast (epoch 173)
-  c.halving = false;  // starts of a fixed count where a test gives several
+  c.halving = false;                        // starts of a fixed count where a test gives several
   return c;
 }
 

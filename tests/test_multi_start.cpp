@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "candidate_runs.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/train/checkerboard.hpp"
@@ -21,29 +22,12 @@ using namespace dlca;
 
 namespace {
 
-struct Run {
-  std::vector<TrainingCandidate> candidates;
-  TrainingSummary summary;
-};
+using testing::Run;
 
 // Trains `config` (its starts and stop_when_solved) with `threads` in all, saving to `save`.
 Run train(const ExperimentConfig& config, int threads, const std::string& save = "",
           ModelFile* resumed = nullptr) {
-  Run run;
-  run.candidates = make_candidates(
-      config, [](const ExperimentConfig& c) { return std::make_unique<CheckerboardTask>(c); },
-      [](int, int t) { return std::make_unique<CpuBackend>(CpuBackendOptions{.threads = t}); },
-      threads, resumed, "test");
-  std::vector<Trainer*> trainers;
-  for (auto& c : run.candidates) trainers.push_back(c.trainer.get());
-  TrainingRunOptions options;
-  options.epochs = config.epochs;
-  options.quiet = true;
-  options.threads = threads;
-  options.save_path = save;
-  std::ostringstream out;
-  run.summary = run_training(trainers, config, "cpu", options, out);
-  return run;
+  return testing::train_candidates(config, threads, {}, save, 0, resumed);
 }
 
 double hard_loss_of(const Model& model) {

@@ -37,6 +37,13 @@ std::vector<bool> judge_at_rung(std::vector<double>& earlier, std::span<const do
   return continues;
 }
 
+size_t leading_candidate(const std::vector<EpochStats>& stats) {
+  size_t best = 0;
+  for (size_t k = 1; k < stats.size(); ++k)
+    if (stats[k].hard_loss < stats[best].hard_loss) best = k;
+  return best;
+}
+
 namespace {
 
 constexpr const char* kFateNames[] = {"training", "finished", "halted", "diverged",
@@ -87,19 +94,26 @@ CandidatePool::CandidatePool(std::span<Trainer* const> first, const ExperimentCo
     for (Trainer* t : trainers_)
       if (!t) throw std::invalid_argument("CandidatePool: a candidate is missing");
   }
+  mark_finished();
+  // A checkpoint continues under this run's budget: spent already, nothing trains; else the places
+  // its own budget left empty are filled first, as the run would have gone on.
+  if (resumed) settle_budget(0);
+}
+
+void CandidatePool::mark_finished() {
   for (size_t k = 0; k < trainers_.size(); ++k)
     if (fates_[k] == StartFate::kTraining && trainers_[k]->epoch() >= epochs_)
       fates_[k] = StartFate::kFinished;
-  if (!resumed) return;
-  // A checkpoint continues under this run's budget: spent already, nothing trains; else the places
-  // its own budget left empty are filled first, as the run would have gone on.
-  if (budget_spent(0)) {
-    spent_ = true;
-    for (StartFate& fate : fates_)
-      if (fate == StartFate::kTraining) fate = StartFate::kOutOfBudget;
-  } else {
+}
+
+void CandidatePool::settle_budget(double seconds) {
+  if (!budget_spent(seconds)) {
     fill_places();
+    return;
   }
+  spent_ = true;
+  for (StartFate& fate : fates_)
+    if (fate == StartFate::kTraining) fate = StartFate::kOutOfBudget;
 }
 
 HalvingRecord CandidatePool::halving_record() const {
@@ -168,17 +182,8 @@ void CandidatePool::settle_round(const CandidateRound& round, double seconds) {
         release(arrived[i]);
       }
   }
-  for (size_t k = 0; k < trainers_.size(); ++k)
-    if (fates_[k] == StartFate::kTraining && trainers_[k]->epoch() >= epochs_)
-      fates_[k] = StartFate::kFinished;
-  if (!halving_) return;
-  if (budget_spent(seconds)) {
-    spent_ = true;
-    for (StartFate& fate : fates_)
-      if (fate == StartFate::kTraining) fate = StartFate::kOutOfBudget;
-    return;
-  }
-  fill_places();
+  mark_finished();
+  if (halving_) settle_budget(seconds);
 }
 
 void CandidatePool::fill_places() {
@@ -215,11 +220,9 @@ std::vector<size_t> CandidatePool::choosable() const {
 size_t CandidatePool::leading() const {
   const std::vector<size_t> candidates = choosable();
   if (candidates.empty()) throw std::logic_error("CandidatePool::leading: no candidate left");
-  size_t best = candidates.front();
-  for (const size_t k : candidates)
-    if (trainers_[k]->history().back().hard_loss < trainers_[best]->history().back().hard_loss)
-      best = k;
-  return best;
+  std::vector<EpochStats> last;
+  for (const size_t k : candidates) last.push_back(trainers_[k]->history().back());
+  return candidates[leading_candidate(last)];
 }
 
 nlohmann::json CandidatePool::record() const {

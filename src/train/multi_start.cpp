@@ -74,14 +74,11 @@ std::vector<TrainingCandidate> resumed_halving_run(const ExperimentConfig& run,
                                                    ModelFile& resumed,
                                                    const std::string& resumed_path) {
   MultiStartRecord* record = resumed.multi_start ? &*resumed.multi_start : nullptr;
+  if (record && !record->halving && record->candidates.empty())
+    throw settled_run_error(resumed_path, *record);
   if (!record || !record->halving)
-    throw ResumeMismatch(fmt::format(
-        "--resume {}: {}", resumed_path,
-        record ? fmt::format("the run was settled by start {} (seed {}); the file keeps only that "
-                             "candidate (continue it alone with --seed {} --starts 1)",
-                             record->chosen, start_seed(run.seed, record->chosen),
-                             start_seed(run.seed, record->chosen))
-               : std::string("not a checkpoint of a --starts auto run")));
+    throw ResumeMismatch(
+        fmt::format("--resume {}: not a checkpoint of a --starts auto run", resumed_path));
   std::vector<TrainingCandidate> out(size_t(record->starts));
   for (StartState& saved : record->candidates) {
     const int k = saved.start;
@@ -94,6 +91,14 @@ std::vector<TrainingCandidate> resumed_halving_run(const ExperimentConfig& run,
 }
 
 }  // namespace
+
+ResumeMismatch settled_run_error(const std::string& path, const MultiStartRecord& record) {
+  const uint64_t seed = start_seed(record.run_seed, record.chosen);
+  return ResumeMismatch(
+      fmt::format("--resume {}: the run was settled by start {} (seed {}); the file keeps only "
+                  "that candidate (continue it alone with --seed {} --starts 1)",
+                  path, record.chosen, seed, seed));
+}
 
 TrainingCandidate new_candidate(const ExperimentConfig& run, int start, const MakeTask& make_task,
                                 const MakeBackend& make_backend, int threads) {
@@ -122,15 +127,11 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
       state = std::move(resumed->training);
     } else {
       MultiStartRecord* record = resumed->multi_start ? &*resumed->multi_start : nullptr;
-      if (!record || record->candidates.empty())
+      if (record && record->candidates.empty()) throw settled_run_error(resumed_path, *record);
+      if (!record)
         throw ResumeMismatch(
-            record ? fmt::format("--resume {}: the run was settled by start {} (seed {}); the "
-                                 "file keeps only that candidate (continue it alone with --seed {} "
-                                 "--starts 1)",
-                                 resumed_path, record->chosen, start_seed(run.seed, record->chosen),
-                                 start_seed(run.seed, record->chosen))
-                   : fmt::format("--resume {}: a single-start checkpoint, not one of {} starts",
-                                 resumed_path, run.starts));
+            fmt::format("--resume {}: a single-start checkpoint, not one of {} starts",
+                        resumed_path, run.starts));
       StartState& saved = record->candidates.at(size_t(k));
       const ExperimentConfig config = start_config(run, k);
       model = k == record->chosen ? std::move(resumed->model) : make_model(config);

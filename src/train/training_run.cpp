@@ -254,13 +254,6 @@ MultiStartRecord multi_start_record(std::span<Trainer* const> candidates, uint64
   return record;
 }
 
-size_t leading_candidate(const std::vector<EpochStats>& stats) {
-  size_t best = 0;
-  for (size_t k = 1; k < stats.size(); ++k)
-    if (stats[k].hard_loss < stats[best].hard_loss) best = k;
-  return best;
-}
-
 TrainingSummary run_training(PreparedTraining& prepared, const TrainingRunOptions& options,
                              std::ostream& out) {
   return run_training(
@@ -280,7 +273,6 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
   const uint64_t run_seed = run_config.seed;
   CandidatePool pool(first_candidates, run_config, options.epochs, std::move(add_start),
                      std::move(release_start), resumed_halving);
-  const auto candidates = [&] { return pool.all(); };
   check_output_paths({}, training_output_paths(options));
   check_log_svg_replaceable(options.log_path);
   if (!options.gif_path.empty()) check_rollout_gif(run_config);
@@ -352,7 +344,7 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
     if (!several) return model_file_text(trainer().model(), &state);
     const HalvingRecord halving = pool.halving_record();
     const MultiStartRecord record =
-        multi_start_record(candidates(), run_seed, chosen, solved() || repaired, options.tile_cells,
+        multi_start_record(pool.all(), run_seed, chosen, solved() || repaired, options.tile_cells,
                            pool.halving() ? &halving : nullptr);
     return model_file_text(trainer().model(), &state, &record);
   };
@@ -418,7 +410,9 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
       chosen = pool.leading();
     else
       continue;
-    const EpochStats stats = measured_epochs(trainer()).back();
+    // (The epoch a solved stop took back, else the last: no copy of the whole history a round.)
+    const EpochStats stats =
+        trainer().undone_epoch() ? *trainer().undone_epoch() : trainer().history().back();
     if (options.on_epoch && !options.on_epoch(stats)) stopped_by_caller = true;
     const double now = elapsed();
     const int64_t done = trainer().epoch();

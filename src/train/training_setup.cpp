@@ -72,14 +72,8 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
                          (!checkpoint.multi_start->candidates.empty() ||
                           !(config.starts == 1 && config.seed == checkpoint.model.config.seed));
   const int64_t saved_epoch = checkpoint.training ? checkpoint.training->epoch : 0;
-  if (whole_run && checkpoint.multi_start->candidates.empty()) {
-    const MultiStartRecord& r = *checkpoint.multi_start;
-    const uint64_t seed = start_seed(r.run_seed, r.chosen);
-    throw ResumeMismatch(fmt::format(
-        "--resume {}: the run was settled by start {} (seed {}); the file keeps only that "
-        "candidate (continue it alone with --seed {} --starts 1)",
-        path, r.chosen, seed, seed));
-  }
+  if (whole_run && checkpoint.multi_start->candidates.empty())
+    throw settled_run_error(path, *checkpoint.multi_start);
   // A halving run's rungs follow from its epochs: they stay, or the scores recorded at them would
   // be read as another epoch's.
   if (whole_run && checkpoint.multi_start->halving && config.halving &&

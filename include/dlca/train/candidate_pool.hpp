@@ -50,6 +50,9 @@ double rung_score(std::span<const EpochStats> history);
 // of all scores at the rung, its own included, are lower than its own. Appends the new scores to
 // `earlier`.
 std::vector<bool> judge_at_rung(std::vector<double>& earlier, std::span<const double> scores);
+// The candidate to keep while none has solved, of their last epochs: the lowest hard loss, the
+// lowest start on ties.
+size_t leading_candidate(const std::vector<EpochStats>& stats);
 
 class CandidatePool {
  public:
@@ -102,6 +105,11 @@ class CandidatePool {
   void release(size_t start);
   // Releases finished candidates beyond the places, then adds new starts in the free places.
   void fill_places();
+  // Candidates that trained all their epochs are finished.
+  void mark_finished();
+  // A halving run's budget: when spent (`seconds` of wall time so far), those training stop;
+  // else the free places are filled.
+  void settle_budget(double seconds);
 
   std::vector<Trainer*> trainers_;
   std::vector<StartFate> fates_;

@@ -30,6 +30,10 @@ class ResumeMismatch : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The refusal of a resume that would continue a settled multi-start run (solved, repaired: its
+// file keeps the chosen candidate alone) as the whole run.
+ResumeMismatch settled_run_error(const std::string& path, const MultiStartRecord& record);
+
 // Start 0 is the run's own seed; the others are hashed from it, below 2^32 (JAX streams need that).
 uint64_t start_seed(uint64_t run_seed, int start);
 // Candidate `start`'s configuration: the run's, with that start's seed and starts = 1.

@@ -100,9 +100,6 @@ inline bool checkpoints_before_end(int64_t every, int64_t from, int64_t epochs) 
   return every <= 0 || from >= epochs || (from / every + 1) * every < epochs;
 }
 
-// The candidate to keep while none has solved: the lowest hard loss, the lowest start on ties.
-size_t leading_candidate(const std::vector<EpochStats>& stats);
-
 // The multi-start record of a checkpoint of `candidates` (what --save holds): until the run is
 // settled (solved, or repaired) every candidate's parameters and state, which a resume continues;
 // once settled only the epoch, the file then holding the chosen candidate alone. Each state
