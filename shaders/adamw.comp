@@ -1,6 +1,6 @@
 // Training on the device, end of an epoch: one AdamW step with element-wise clipping on every
 // parameter (docs/MODEL.md §8, as src/train/adamw.cpp), unless a gradient of its candidate was
-// not finite.
+// not finite or its gate is hardened (progressive hardening: parameters and moments stay).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -10,7 +10,7 @@ void main() {
   const uint i = linear_index();
   const uint n = pc.num_gates * gate_parameters();
   const uint candidate = candidate_of_gate(i / gate_parameters());
-  if (i >= n || train_results[2u * candidate + 1u] != 0u) return;
+  if (i >= n || train_results[2u * candidate + 1u] != 0u || hardened(i / gate_parameters())) return;
   const float lr = optimizer[0], beta1 = optimizer[1], beta2 = optimizer[2], eps = optimizer[3];
   const float decay = optimizer[4], clip_value = optimizer[5];
   const float g = clamp(logit_grad[i], -clip_value, clip_value);

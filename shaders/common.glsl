@@ -45,11 +45,12 @@ layout(std430, binding = 19) buffer HardActivations { uint hard_act[]; };
 layout(std430, binding = 20) buffer Logits { float logits[]; };
 layout(std430, binding = 21) buffer Moments { float moments[]; };
 layout(std430, binding = 22) readonly buffer OpTable { vec4 op_table[16]; };
-// Shared by the candidates: lr, beta1, beta2, eps, weight decay, clip, two unused, then 1 for
-// input-wise gates at [10] (4 angles a gate in `logits`; 0: 16 logits). Per candidate k from
-// kOptimizerCandidateBase + 4 k: 1 - beta1^t, 1 - beta2^t (its AdamW step t), the forward pass's
-// inverse temperature (forward-only sharpening; 1: the plain softmax), and 1 when logit_noise
-// holds its noise for this epoch's soft pass (0: none).
+// Shared by the candidates: lr, beta1, beta2, eps, weight decay, clip, at [6] 1 when
+// hardened_gates holds this epoch's flags (progressive hardening; 0: no gate is hardened), [7] to
+// [9] unused, then 1 for input-wise gates at [10] (4 angles a gate in `logits`; 0: 16 logits). Per
+// candidate k from kOptimizerCandidateBase + 4 k: 1 - beta1^t, 1 - beta2^t (its AdamW step t), the
+// forward pass's inverse temperature (forward-only sharpening; 1: the plain softmax), and 1 when
+// logit_noise holds its noise for this epoch's soft pass (0: none).
 layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[]; };
 const uint kOptimizerCandidateBase = 16u;
 float candidate_scalar(uint candidate, uint which) {
@@ -66,6 +67,8 @@ layout(std430, binding = 27) readonly buffer FusedOps { uvec4 fused_ops[]; };
 layout(std430, binding = 28) readonly buffer FusedBackwardOps { uvec4 fused_backward_ops[]; };
 layout(std430, binding = 29) readonly buffer FusedGather { uvec4 fused_gather[]; };
 layout(std430, binding = 30) readonly buffer FusedInfo { uint fused_info[]; };
+// Progressive hardening: 1 where a gate is fixed to its hard op (read only when optimizer[6] is 1).
+layout(std430, binding = 31) readonly buffer HardenedGates { uint hardened_gates[]; };
 
 layout(push_constant) uniform Push {
   uint cell_offset;   // first cell (global index) of the chunk being processed
@@ -114,6 +117,9 @@ bool is_finite(float x) { return (floatBitsToUint(x) & 0x7F800000u) != 0x7F80000
 
 bool input_wise_gates() { return optimizer[10] != 0.0; }
 uint gate_parameters() { return input_wise_gates() ? 4u : 16u; }
+// A gate fixed to its hard op by progressive hardening: its soft pass uses that op, and AdamW
+// leaves its parameters and moments as they are.
+bool hardened(uint gate) { return optimizer[6] != 0.0 && hardened_gates[gate] != 0u; }
 // An input-wise gate's 4 angles, one per input pattern (a, b) = 00, 01, 10, 11.
 vec4 input_wise_angles(uint gate) {
   const uint k = gate * 4u;

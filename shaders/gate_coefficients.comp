@@ -4,7 +4,7 @@
 // the soft-pass logits (with any noise, over the forward temperature), the argmax op (first maximum
 // on ties). Input-wise gates (src/core/input_wise_gates.cpp): s = (1 + sin w) / 2 per input pattern
 // folded into (s00, s10 - s00, s01 - s00, s00 - s01 - s10 + s11), the truth table of the signs of
-// sin w.
+// sin w. A gate hardened by progressive hardening uses its hard op in the soft pass too.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -29,7 +29,7 @@ void main() {
       if (logits[gate * 16u + i] > logits[gate * 16u + best]) best = i;
     }
   }
-  coefficients[gate] = soft;
+  coefficients[gate] = hardened(gate) ? op_table[best] : soft;
   coefficients[pc.num_gates + gate] = op_table[best];
   if (best != 3u && best != 5u) atomicAdd(train_results[2u * candidate_of_gate(gate)], 1u);
 }

@@ -72,7 +72,8 @@ inline std::vector<BackendCase> input_wise_backend_cases() {
 // temperature other than 1 checks forward-only sharpening; with `noise` Gumbel noise of that scale
 // is added to the soft pass's logits (the reference is simply run on the noisy logits).
 inline void compare_with_reference(const BackendCase& c, Backend& backend, double tolerance = 1e-5,
-                                   double forward_temperature = 1.0, float noise = 0.0f) {
+                                   double forward_temperature = 1.0, float noise = 0.0f,
+                                   bool harden_half = false) {
   const std::string name = c.name;
   CAPTURE(name);
   Model m = make_model(c.config);
@@ -82,8 +83,15 @@ inline void compare_with_reference(const BackendCase& c, Backend& backend, doubl
   const auto masks = masks_for(c.config, 555);
   std::vector<float> scaled_noise = logit_noise(m.logits.size(), 99, 7), noisy = m.logits;
   for (size_t i = 0; i < noisy.size(); ++i) noisy[i] += scaled_noise[i] *= noise;
-  const auto ref = reference::run(m, to_double(noise > 0 ? noisy : m.logits), target, init,
-                                  c.config.batch, masks, false, true, forward_temperature);
+  // Every other gate fixed to its hard op. (The backends take it from the clean logits, the
+  // reference from the ones it is given: so not together with noise here.)
+  REQUIRE(!(harden_half && noise > 0));
+  std::vector<uint8_t> hardened;
+  if (harden_half)
+    for (int g = 0; g < m.num_gates(); ++g) hardened.push_back(uint8_t(g % 2));
+  auto ref = reference::run(m, to_double(noise > 0 ? noisy : m.logits), target, init,
+                            c.config.batch, masks, false, true, forward_temperature, hardened);
+
   // The hard circuit sees binary states: the backend thresholds the initial state at 0.5.
   std::vector<float> binary_init = init;
   for (float& v : binary_init) v = v > 0.5f ? 1.0f : 0.0f;
@@ -94,6 +102,7 @@ inline void compare_with_reference(const BackendCase& c, Backend& backend, doubl
   request.final_state = true;
   request.forward_temperature = forward_temperature;
   if (noise > 0) request.logit_noise = &scaled_noise;
+  if (harden_half) request.hardened_gates = &hardened;
   const RolloutResult got = backend.rollout(
       m, target, {c.config.batch, init.data(), masks.empty() ? nullptr : masks.data()}, request);
 

@@ -72,6 +72,15 @@ TEST_CASE("CPU backend matches the reference under forward-only sharpening and l
   }
 }
 
+TEST_CASE("CPU backend matches the reference with hardened gates (progressive hardening)") {
+  CpuBackend backend({.threads = 2, .checkpointing = true, .tile_cells = 16});
+  for (const BackendCase& c : cases())
+    testing::compare_with_reference(c, backend, 1e-5, 1, 0, true);
+  for (const auto& c : testing::input_wise_backend_cases())
+    testing::compare_with_reference(c, backend, 1e-5, 1, 0, true);
+  testing::compare_with_reference(cases()[0], backend, 1e-5, 0.4, 0, true);  // and sharpening
+}
+
 TEST_CASE("CPU backend matches the reference with more tiles than gradient chunks") {
   // 20x20 cells in tiles of 16: 25 tiles; batch 2 makes 50, more than the 32 accumulator chunks.
   const BackendCase c{"many tiles", testing::small_config(1, 2, 1, 20, 20, 2, 2, false, false),

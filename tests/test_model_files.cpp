@@ -97,8 +97,12 @@ TEST_CASE("resuming a checkpoint is bit-identical to the uninterrupted run") {
   const std::string path = dir / "dlca_test_checkpoint.json";
   ExperimentConfig input_wise = small_async_jax();
   input_wise.gates = GateKind::kInputWise;
+  ExperimentConfig hardening = testing::small_checkerboard();  // stages at epochs 5, 10 and 15
+  hardening.harden = 3;
+  hardening.harden_start = 5;
+  hardening.harden_end = 20;
   for (const ExperimentConfig& cfg :
-       {testing::small_checkerboard(), small_async_jax(), input_wise}) {
+       {testing::small_checkerboard(), small_async_jax(), input_wise, hardening}) {
     CAPTURE(cfg.async);
     CAPTURE(gate_kind_name(cfg.gates));
     CheckerboardTask task(cfg);
@@ -126,6 +130,7 @@ TEST_CASE("resuming a checkpoint is bit-identical to the uninterrupted run") {
     CHECK(resumed.model().logits == whole.model().logits);
     CHECK(resumed.optimizer().first_moment() == whole.optimizer().first_moment());
     CHECK(resumed.optimizer().second_moment() == whole.optimizer().second_moment());
+    CHECK(resumed.hardened_gates() == whole.hardened_gates());
   }
 }
 

@@ -15,14 +15,23 @@ using namespace dlca;
 
 namespace {
 
-void check_against_finite_differences(const ExperimentConfig& cfg, int samples) {
+// harden_half: every other gate fixed to its hard op (progressive hardening) in every run.
+void check_against_finite_differences(const ExperimentConfig& cfg, int samples,
+                                      bool harden_half = false) {
   Model m = make_model(cfg);
   testing::randomize_logits(m, 42);
   const std::vector<double> logits = testing::to_double(m.logits);
   const auto init = testing::random_states(cfg, 3, false);
   const Target target = checkerboard_target(cfg.channels, cfg.height, cfg.width);
   const auto masks = testing::masks_for(cfg, 1234);
-  const auto analytic = reference::run(m, logits, target, init, cfg.batch, masks, false, true);
+  std::vector<uint8_t> hardened;
+  if (harden_half)  // every other gate: gates of every layer are fixed and free
+    for (int g = 0; g < m.num_gates(); ++g) hardened.push_back(uint8_t(g % 2));
+  const auto loss = [&](const std::vector<double>& z) {
+    return reference::run(m, z, target, init, cfg.batch, masks, false, false, 1.0, hardened).loss;
+  };
+  const auto analytic =
+      reference::run(m, logits, target, init, cfg.batch, masks, false, true, 1.0, hardened);
   REQUIRE(analytic.grad.size() == logits.size());
   CHECK(testing::max_abs(analytic.grad) > 1e-3);  // the rollout really depends on the logits
 
@@ -34,9 +43,7 @@ void check_against_finite_differences(const ExperimentConfig& cfg, int samples) 
     auto plus = logits, minus = logits;
     plus[i] += h;
     minus[i] -= h;
-    const double lp = reference::run(m, plus, target, init, cfg.batch, masks, false, false).loss;
-    const double lm = reference::run(m, minus, target, init, cfg.batch, masks, false, false).loss;
-    const double fd = (lp - lm) / (2 * h);
+    const double fd = (loss(plus) - loss(minus)) / (2 * h);
     CAPTURE(i);
     CHECK(analytic.grad[i] == doctest::Approx(fd).epsilon(1e-6).scale(1.0));
     ++checked;
@@ -75,6 +82,16 @@ TEST_CASE("reference gradients: input-wise gates, synchronous on a torus and asy
   ExperimentConfig async = testing::small_config(2, 2, 2, 4, 4, 4, 1, false, true);
   async.gates = GateKind::kInputWise;
   check_against_finite_differences(async, 80);
+}
+
+TEST_CASE("reference gradients: progressive hardening, softmax and input-wise gates") {
+  // Half the gates fixed to their hard op: their forward no longer depends on their parameters
+  // (finite differences 0), the free gates' gradients flow through the fixed ones.
+  ExperimentConfig sync = testing::small_config(2, 3, 1, 3, 4, 3, 1, true, false);
+  check_against_finite_differences(sync, 80, true);
+  ExperimentConfig async = testing::small_config(2, 2, 2, 4, 4, 4, 1, false, true);
+  async.gates = GateKind::kInputWise;
+  check_against_finite_differences(async, 80, true);
 }
 
 TEST_CASE(

@@ -54,6 +54,11 @@ TEST_CASE("Vulkan backend matches the reference") {
     testing::compare_with_reference(c, backend, 2e-5, 0.4);
     testing::compare_with_reference(c, backend, 2e-5, 0.4, 0.5f);  // and logit noise
   }
+  // Progressive hardening: every other gate fixed to its hard op.
+  for (const auto& c : testing::backend_cases())
+    testing::compare_with_reference(c, backend, 2e-5, 1, 0, true);
+  for (const auto& c : testing::input_wise_backend_cases())
+    testing::compare_with_reference(c, backend, 2e-5, 1, 0, true);
   CHECK(backend.validation_errors() == 0);
 }
 
@@ -114,10 +119,12 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
   // plain, and with a sharpening schedule over epochs 5-15, noise (the device computes the
   // sharpened, noisy coefficients itself from the uploaded noise) and a larger AdamW epsilon.
   // Input-wise gates: the same, with the betas and weight decay changed. A loss over the last 4
-  // states (grow and stay), asynchronous.
+  // states (grow and stay), asynchronous. Progressive hardening's fixed gates (every other gate,
+  // from the start), softmax and input-wise: their parameters must not move.
   for (const bool on_device : {true, false})
-    for (const int variant : {0, 1, 2, 3}) {
-      const bool sharpened = variant == 1, input_wise = variant == 2;
+    for (const int variant : {0, 1, 2, 3, 4, 5}) {
+      const bool sharpened = variant == 1, input_wise = variant == 2 || variant == 5;
+      const bool hardened = variant >= 4;
       CAPTURE(on_device);
       CAPTURE(variant);
       ExperimentConfig c = testing::small_checkerboard();
@@ -147,6 +154,14 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
       options.train_on_device = on_device;
       VulkanBackend vulkan(options);
       Trainer on_cpu(make_model(c), task, cpu), on_vulkan(make_model(c), task, vulkan);
+      const std::vector<float> start = on_cpu.model().logits;
+      std::vector<uint8_t> fixed;
+      for (int g = 0; g < on_cpu.model().num_gates(); ++g) fixed.push_back(uint8_t(g % 2));
+      if (hardened)
+        for (Trainer* t : {&on_cpu, &on_vulkan}) {
+          const size_t n = t->model().logits.size();
+          t->restore(0, 0, std::vector<float>(n), std::vector<float>(n), {}, std::nullopt, fixed);
+        }
       for (int epoch = 0; epoch < 20; ++epoch) {
         CAPTURE(epoch);
         const EpochStats a = on_cpu.run_epoch(), b = on_vulkan.run_epoch();
@@ -160,6 +175,19 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
       // 2.7e-3 after 20 epochs, a twentieth of one step of lr 0.05.
       CHECK(max_difference(on_cpu.model().logits, on_vulkan.model().logits) <
             (input_wise && on_device ? 5e-3 : 1e-3));
+      if (hardened) {
+        const size_t per_gate = size_t(parameters_per_gate(c.gates));
+        for (const Trainer* t : {&on_cpu, &on_vulkan}) {
+          size_t moved = 0, fixed_moved = 0;
+          for (size_t i = 0; i < start.size(); ++i) {
+            const bool changed = t->model().logits[i] != start[i];
+            moved += changed;
+            fixed_moved += changed && fixed[i / per_gate];
+          }
+          CHECK(fixed_moved == 0);
+          CHECK(moved > start.size() / 4);  // the free gates train
+        }
+      }
       CHECK(vulkan.validation_errors() == 0);
     }
 }

@@ -39,6 +39,11 @@ TEST_CASE("Vulkan population: candidates trained together equal each trained alo
     }
     if (variant == 0) run.loss_steps = 3;  // each candidate's loss over its last 3 states
     if (variant == 2) run.gates = GateKind::kInputWise;
+    if (variant > 0) {  // progressive hardening: stages at epochs 3 and 5 (after variant 1's undo
+      run.harden = 2;   // below, candidate 1 is a stage behind the others at epoch 5)
+      run.harden_start = 3;
+      run.harden_end = 7;
+    }
     VulkanBackendOptions options;
     options.validation = true;
     std::vector<std::unique_ptr<CheckerboardTask>> tasks;
@@ -95,6 +100,8 @@ TEST_CASE("Vulkan population: candidates trained together equal each trained alo
       CHECK(population[k]->optimizer().first_moment() == single[k]->optimizer().first_moment());
       CHECK(population[k]->optimizer().second_moment() == single[k]->optimizer().second_moment());
       CHECK(population[k]->epoch() == single[k]->epoch());
+      CHECK(population[k]->hardened_gates() == single[k]->hardened_gates());
+      CHECK(population[k]->hardened_gates().empty() == (variant == 0));
     }
     CHECK(together[0]->validation_errors() == 0);
   }

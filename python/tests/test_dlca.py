@@ -90,6 +90,18 @@ class TrainingTest(Scratch):
         self.assertEqual(dlca.train("checkerboard_sync", gates="softmax", **robust).config["gates"],
                          "softmax")
 
+    def test_progressive_hardening_as_the_program(self):
+        # harden=, harden_start=, harden_end=: the program's --harden options, the same parameters.
+        options = dict(recipe="paper", epochs=6, steps=3, harden=2, harden_start=2, threads=1)
+        model = dlca.train("checkerboard_sync", **options)
+        self.assertEqual(model.config["harden"], 2)
+        program("train_checkerboard", "--recipe", "paper", "--epochs", 6, "--steps", 3, "--harden", 2,
+                "--harden-start", 2, "--threads", 1, "--quiet", "--summary", self.path("s.json"))
+        with open(self.path("s.json")) as f:
+            self.assertEqual(model.summary["logits_checksum"], json.load(f)["logits_checksum"])
+        with self.assertRaisesRegex(dlca.ConfigError, "^harden_end: must be 0"):
+            dlca.train("checkerboard_sync", epochs=6, harden=2, harden_start=4, harden_end=3)
+
     def test_callback_false_stops(self):
         model = dlca.train("checkerboard_sync", epochs=50, steps=2,
                            callback=lambda e, s, h, a: e < 9)

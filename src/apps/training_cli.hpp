@@ -204,6 +204,19 @@ struct TrainingCli {
                    "epoch from which --noise applies");
     schedule_epoch("--noise-end", &ExperimentConfig::noise_end,
                    "epoch from which --noise stops (0 = it never stops)");
+    app.add_option("--harden", config.harden,
+                   "progressive hardening: in N stages spread evenly from --harden-start to "
+                   "--harden-end, fix the most confident free gates to their hard op (1/2, 3/4, "
+                   "7/8, ... of all gates after each stage) while the others train on (0 = off)")
+        ->capture_default_str()
+        ->transform(integer_from_to<int>(0, kMaxHardenStages));
+    app.add_option("--harden-start", config.harden_start, "epoch of the first hardening stage")
+        ->capture_default_str()
+        ->transform(non_negative_integer());
+    app.add_option("--harden-end", config.harden_end,
+                   "epoch that ends the hardening stages (0 = the run's --epochs)")
+        ->capture_default_str()
+        ->transform(non_negative_integer());
     app.add_option("--loss-steps", config.loss_steps,
                    "grow and stay: compare the last N states with the target, not only the last "
                    "(with --steps T+N-1 the picture grown by step T must stay until T+N-1)")

@@ -90,6 +90,15 @@ float noise_scale(const ExperimentConfig& c, int64_t epoch) {
   return epoch >= c.noise_start && (c.noise_end == 0 || epoch < c.noise_end) ? c.noise : 0.0f;
 }
 
+double hardened_share(const ExperimentConfig& c, int64_t epoch) {
+  if (c.harden == 0 || epoch < c.harden_start) return 0.0;
+  const int64_t end = c.harden_end != 0 ? c.harden_end : c.epochs;
+  int stages = 0;  // stage k (from 0) begins at harden_start + floor(k (end - start) / harden)
+  while (stages < c.harden && c.harden_start + stages * (end - c.harden_start) / c.harden <= epoch)
+    ++stages;
+  return 1.0 - std::ldexp(1.0, -stages);
+}
+
 namespace {
 
 [[noreturn]] void reject(const std::string& field, const std::string& reason) {
@@ -161,6 +170,21 @@ void validate(const ExperimentConfig& c) {
   if (c.sharpen_to == 1.0f && (c.sharpen_start != 0 || c.sharpen_end != 0))
     reject(c.sharpen_start != 0 ? "sharpen_start" : "sharpen_end",
            "has no effect without sharpen_to below 1");
+  if (c.harden < 0 || c.harden > kMaxHardenStages)
+    reject("harden",
+           fmt::format("must be from 0 (off) to {} stages, got {}", kMaxHardenStages, c.harden));
+  if (c.harden_start < 0)
+    reject("harden_start", fmt::format("must be non-negative, got {}", c.harden_start));
+  if (c.harden_end != 0 && c.harden_end <= c.harden_start)
+    reject("harden_end",
+           fmt::format("must be 0 (the run's epochs) or after harden_start ({}), got {}",
+                       c.harden_start, c.harden_end));
+  if (c.harden_end == 0 && c.harden != 0 && c.harden_start >= c.epochs)
+    reject("harden_start", fmt::format("must be before the run's last epoch ({}), got {}", c.epochs,
+                                       c.harden_start));
+  if (c.harden == 0 && (c.harden_start != 0 || c.harden_end != 0))
+    reject(c.harden_start != 0 ? "harden_start" : "harden_end",
+           "has no effect without harden stages above 0");
   // Both act on the 16 logits of a softmax gate; an input-wise gate has none.
   if (c.gates == GateKind::kInputWise && (c.noise != 0.0f || c.sharpen_to != 1.0f))
     reject(c.noise != 0.0f ? "noise" : "sharpen_to",

@@ -111,7 +111,10 @@ const std::vector<const char*>& config_keys() {
                                                 "noise_start",
                                                 "noise_end",
                                                 "repair",
-                                                "gates"};
+                                                "gates",
+                                                "harden",
+                                                "harden_start",
+                                                "harden_end"};
   return keys;
 }
 
@@ -155,6 +158,9 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"halving", c.halving},        // absent before: false, and no budget
       {"budget_epochs", c.budget_epochs},
       {"budget_minutes", c.budget_minutes},
+      {"harden", c.harden},  // absent in files written before it: 0, off
+      {"harden_start", c.harden_start},
+      {"harden_end", c.harden_end},
   };
 }
 
@@ -237,6 +243,9 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_integer(json, "noise_start", c.noise_start, 0);
   read_integer(json, "noise_end", c.noise_end, 0);
   read(json, "repair", c.repair);
+  read_integer(json, "harden", c.harden, 0);
+  read_integer(json, "harden_start", c.harden_start, 0);
+  read_integer(json, "harden_end", c.harden_end, 0);
   std::string gates = gate_kind_name(c.gates);
   read(json, "gates", gates);
   c.gates = parse_gate_kind(gates);

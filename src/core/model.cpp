@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "dlca/core/input_wise_gates.hpp"
 #include "dlca/core/jax_random.hpp"
@@ -162,17 +163,21 @@ std::vector<float> op_probabilities(const Model& model) {
   return op_probabilities(model.config.gates, model.logits);
 }
 
+namespace {
+
+// One gate's hard op from its parameters: the argmax op (first maximum on ties, as JAX), or the
+// truth table of its input-wise angles' signs.
+uint8_t hard_op_of(GateKind kind, const float* parameters) {
+  if (kind == GateKind::kInputWise) return input_wise_op(parameters);
+  return uint8_t(std::max_element(parameters, parameters + kNumOps) - parameters);
+}
+
+}  // namespace
+
 std::vector<uint8_t> hard_ops(GateKind kind, const std::vector<float>& logits) {
-  const size_t gates = logits.size() / size_t(parameters_per_gate(kind));
+  const size_t per_gate = size_t(parameters_per_gate(kind)), gates = logits.size() / per_gate;
   std::vector<uint8_t> ops(gates);
-  if (kind == GateKind::kInputWise) {
-    for (size_t g = 0; g < gates; ++g) ops[g] = input_wise_op(&logits[g * kInputPatterns]);
-    return ops;
-  }
-  for (size_t g = 0; g < gates; ++g) {
-    const float* z = &logits[g * kNumOps];
-    ops[g] = uint8_t(std::max_element(z, z + kNumOps) - z);  // first maximum
-  }
+  for (size_t g = 0; g < gates; ++g) ops[g] = hard_op_of(kind, &logits[g * per_gate]);
   return ops;
 }
 
@@ -188,6 +193,27 @@ int active_gate_count(GateKind kind, const std::vector<float>& logits) {
 
 int active_gate_count(const Model& model) {
   return active_gate_count(model.config.gates, model.logits);
+}
+
+void use_hardened_ops(GateKind kind, const std::vector<float>& parameters,
+                      const std::vector<uint8_t>& hardened, std::vector<float>& coefficients) {
+  if (hardened.empty()) return;
+  const int per_gate = parameters_per_gate(kind);
+  if (hardened.size() * size_t(per_gate) != parameters.size() ||
+      coefficients.size() != hardened.size() * 4)
+    throw std::invalid_argument("hardened gates: one flag per gate expected");
+  for (size_t g = 0; g < hardened.size(); ++g) {
+    if (!hardened[g]) continue;
+    const uint8_t op = hard_op_of(kind, &parameters[g * size_t(per_gate)]);
+    std::copy(kOpCoefficients[op].begin(), kOpCoefficients[op].end(), &coefficients[g * 4]);
+  }
+}
+
+void zero_hardened_gradient(GateKind kind, const std::vector<uint8_t>& hardened,
+                            std::vector<float>& grad) {
+  const size_t per_gate = size_t(parameters_per_gate(kind));
+  for (size_t g = 0; g < hardened.size(); ++g)
+    if (hardened[g]) std::fill_n(&grad[g * per_gate], per_gate, 0.0f);
 }
 
 void logit_gradient_from_sums(GateKind kind, const std::vector<float>& logits,

@@ -239,8 +239,12 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   std::vector<float> noisy;
   const std::vector<float>& soft_logits =
       soft_pass_logits(model.logits, request.logit_noise, noisy);
-  const std::vector<float> coeffs =
+  std::vector<float> coeffs =
       soft_coefficients(cfg.gates, soft_logits, request.forward_temperature);
+  const std::vector<uint8_t> no_hardened;
+  const std::vector<uint8_t>& hardened =
+      request.hardened_gates ? *request.hardened_gates : no_hardened;
+  use_hardened_ops(cfg.gates, model.logits, hardened, coeffs);
   if (cfg.async && !batch.fire_masks)
     throw std::invalid_argument("rollout: async config without fire masks");
   const uint8_t* masks = cfg.async ? batch.fire_masks : nullptr;
@@ -347,6 +351,7 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
       for (size_t i = 0; i < sums_per_chunk; ++i)
         gate_sums[i] += chunk_sums[size_t(chunk) * sums_per_chunk + i];
     logit_gradient_from_sums(cfg.gates, soft_logits, gate_sums, result.grad);
+    zero_hardened_gradient(cfg.gates, hardened, result.grad);
   }
 
   if (request.hard_loss) {

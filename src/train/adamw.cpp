@@ -19,9 +19,13 @@ void AdamW::restore(int64_t steps_taken, std::vector<float> first_moment,
   v_ = std::move(second_moment);
 }
 
-void AdamW::step(std::vector<float>& params, const std::vector<float>& grad) {
+void AdamW::step(std::vector<float>& params, const std::vector<float>& grad,
+                 const std::vector<uint8_t>& frozen) {
   if (params.size() != m_.size() || grad.size() != m_.size())
     throw std::invalid_argument("AdamW: parameter and gradient sizes differ from the optimiser's");
+  if (!frozen.empty() && params.size() % frozen.size() != 0)
+    throw std::invalid_argument("AdamW: frozen flags do not divide the parameters into groups");
+  const size_t group = frozen.empty() ? params.size() + 1 : params.size() / frozen.size();
   for (float g : grad)
     if (!std::isfinite(g)) throw std::runtime_error("gradient: contains NaN or infinity");
   const auto& s = settings_;
@@ -29,6 +33,7 @@ void AdamW::step(std::vector<float>& params, const std::vector<float>& grad) {
   const float bias1 = 1.0f - std::pow(s.beta1, float(t_));
   const float bias2 = 1.0f - std::pow(s.beta2, float(t_));
   for (size_t i = 0; i < params.size(); ++i) {
+    if (!frozen.empty() && frozen[i / group]) continue;
     const float g = std::clamp(grad[i], -s.clip, s.clip);
     m_[i] = s.beta1 * m_[i] + (1.0f - s.beta1) * g;
     v_[i] = s.beta2 * v_[i] + (1.0f - s.beta2) * g * g;

@@ -137,7 +137,8 @@ void require_known_keys(const nlohmann::json& j, std::initializer_list<const cha
 
 TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
   require_known_keys(
-      t, {"epoch", "optimizer", "random", "history", "measured", "tile_cells", "backend"},
+      t,
+      {"epoch", "optimizer", "random", "history", "measured", "tile_cells", "backend", "hardened"},
       "training");
   require_known_keys(t.at("optimizer"), {"steps", "first_moment", "second_moment"},
                      "training.optimizer");
@@ -201,6 +202,22 @@ TrainingState training_from_json(const nlohmann::json& t, const Model& m) {
                       brief_json(t.at("backend"))));
     s.vulkan = true;
   }
+  if (t.contains("hardened")) {  // the gates progressive hardening fixed, by index, ascending
+    const auto& list = t.at("hardened");
+    if (!list.is_array() || list.empty())
+      throw std::runtime_error("training.hardened: must be a non-empty list of gate indices");
+    s.hardened.assign(size_t(m.num_gates()), 0);
+    int64_t last = -1;
+    for (const auto& entry : list) {
+      const int64_t g = json_integer<int64_t, std::runtime_error>(entry, "training.hardened", 0);
+      if (g <= last || g >= m.num_gates())
+        throw std::runtime_error(fmt::format(
+            "training.hardened: gate {} is not a gate index (below {}) in ascending order", g,
+            m.num_gates()));
+      s.hardened[size_t(g)] = 1;
+      last = g;
+    }
+  }
   return s;
 }
 
@@ -232,6 +249,10 @@ nlohmann::json training_json(const Model& m, const TrainingState& s) {
                        {"ms", std::round(s.measured->milliseconds * 1000) / 1000}};
   if (s.tile_cells) out["tile_cells"] = *s.tile_cells;
   if (s.vulkan) out["backend"] = "vulkan";
+  std::vector<int64_t> hardened;  // left out when none, so that older dlca builds read the file
+  for (size_t g = 0; g < s.hardened.size(); ++g)
+    if (s.hardened[g]) hardened.push_back(int64_t(g));
+  if (!hardened.empty()) out["hardened"] = hardened;
   return out;
 }
 
@@ -499,13 +520,14 @@ TrainingState training_state_of(const Trainer& trainer) {
           trainer.history(),
           trainer.undone_epoch(),
           std::nullopt,  // the backend's tile size: recorded by the run (TrainingRunOptions)
-          trainer.on_device()};
+          trainer.on_device(),
+          trainer.hardened_gates()};
 }
 
 void restore_training(Trainer& trainer, TrainingState state) {
   trainer.restore(state.epoch, state.optimizer_steps, std::move(state.first_moment),
                   std::move(state.second_moment), std::move(state.history),
-                  std::move(state.measured));
+                  std::move(state.measured), std::move(state.hardened));
 }
 
 std::string logits_checksum(const std::vector<float>& logits) {

@@ -3,6 +3,7 @@
 
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/grid.hpp"
+#include "dlca/train/gate_hardening.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -53,9 +54,12 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
 
 void Trainer::restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
                       std::vector<float> second_moment, std::vector<EpochStats> history,
-                      std::optional<EpochStats> measured) {
+                      std::optional<EpochStats> measured, std::vector<uint8_t> hardened) {
   if (epoch < 0 || history.size() != size_t(epoch))
     throw std::invalid_argument("Trainer::restore: history does not match the epoch");
+  if (!hardened.empty() && hardened.size() != size_t(model_.num_gates()))
+    throw std::invalid_argument("Trainer::restore: hardened gates do not match the model");
+  hardened_ = std::move(hardened);
   optimizer_.restore(optimizer_steps, std::move(first_moment), std::move(second_moment));
   device_needs_upload_ = true;
   host_stale_ = false;
@@ -71,6 +75,7 @@ void Trainer::undo_last_epoch() {
   if (s.steps < 0 || history_.empty())
     throw std::logic_error("Trainer::undo_last_epoch: no state kept from before the last epoch");
   model_.logits = std::move(s.logits);
+  hardened_ = std::move(s.hardened);
   optimizer_.restore(s.steps, std::move(s.first_moment), std::move(s.second_moment));
   s.steps = -1;
   if (on_device_) {
@@ -154,8 +159,15 @@ void Trainer::begin_epoch() {
     Snapshot& s = before_last_epoch_;  // assign: the buffers are reused from epoch to epoch
     s.steps = optimizer_.steps_taken();
     s.logits.assign(model_.logits.begin(), model_.logits.end());
+    s.hardened.assign(hardened_.begin(), hardened_.end());
     s.first_moment.assign(optimizer_.first_moment().begin(), optimizer_.first_moment().end());
     s.second_moment.assign(optimizer_.second_moment().begin(), optimizer_.second_moment().end());
+  }
+  // A stage of progressive hardening begins: it judges the current parameters (changing none).
+  const size_t harden_to = hardened_gate_target(cfg, epoch_, size_t(model_.num_gates()));
+  if (size_t(std::count(hardened_.begin(), hardened_.end(), uint8_t(1))) < harden_to) {
+    sync_from_device();
+    harden_most_confident(cfg.gates, model_.logits, hardened_, harden_to);
   }
 }
 
@@ -191,6 +203,7 @@ DeviceEpochRequest Trainer::begin_device_epoch() {
           .step = device_steps_ + 1,
           .forward_temperature = temperature_,
           .logit_noise = noise_used_ ? &noise_ : nullptr,
+          .hardened_gates = &hardened_,
           .target = &data_.target,
           .batch = epoch_batch()};
 }
@@ -206,15 +219,15 @@ EpochStats Trainer::finish_device_epoch(const DeviceEpoch& d) {
 EpochStats Trainer::run_epoch() {
   if (on_device_) return finish_device_epoch(device_->train_epoch(begin_device_epoch()));
   begin_epoch();
-  RolloutResult r =
-      backend_.rollout(model_, data_.target, epoch_batch(),
-                       RolloutRequest{.forward_temperature = temperature_,
-                                      .logit_noise = noise_used_ ? &noise_ : nullptr});
+  RolloutResult r = backend_.rollout(model_, data_.target, epoch_batch(),
+                                     RolloutRequest{.forward_temperature = temperature_,
+                                                    .logit_noise = noise_used_ ? &noise_ : nullptr,
+                                                    .hardened_gates = &hardened_});
   if (!std::isfinite(r.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
   if (!std::all_of(r.grad.begin(), r.grad.end(), [](float g) { return std::isfinite(g); }))
     diverged(epoch_, "gradient contains NaN or infinity");
   const int active = active_gate_count(model_);
-  optimizer_.step(model_.logits, r.grad);
+  optimizer_.step(model_.logits, r.grad, hardened_);
   return finish_epoch(r.soft_loss, r.hard_loss, active);
 }
 

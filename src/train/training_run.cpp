@@ -568,6 +568,13 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
     out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}{}\n", config.noise,
                        config.noise_start,
                        config.noise_end > 0 ? fmt::format(" to {}", config.noise_end) : "");
+  if (config.harden > 0)
+    out << fmt::format(
+        "progressive hardening: {} stage{} over epochs {}-{}; {} of {} gates fixed at the end\n",
+        config.harden, config.harden == 1 ? "" : "s", config.harden_start,
+        config.harden_end > 0 ? config.harden_end : config.epochs,
+        std::count(trainer().hardened_gates().begin(), trainer().hardened_gates().end(), 1),
+        trainer().model().num_gates());
   for (const std::string& line : repair_lines) out << line;
   if (const std::string line = pool.describe(); !line.empty()) out << line << "\n";
   if (several)

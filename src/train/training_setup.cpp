@@ -26,19 +26,20 @@ bool is_run_length(std::string_view key) {
          key == "budget_epochs" || key == "budget_minutes";
 }
 
-// Keys of the per-epoch schedules (sharpening and noise).
-bool is_sharpening(std::string_view key) {
+// Keys of the per-epoch schedules (sharpening, noise and progressive hardening).
+bool is_schedule(std::string_view key) {
   return key == "sharpen_to" || key == "sharpen_start" || key == "sharpen_end" || key == "noise" ||
-         key == "noise_start" || key == "noise_end";
+         key == "noise_start" || key == "noise_end" || key == "harden" || key == "harden_start" ||
+         key == "harden_end";
 }
 
-// Whether two sharpening schedules give the same forward temperature at every epoch before
-// `epochs`: then a checkpoint written under one continues bit for bit under the other (a plain
-// run's checkpoint can be continued with a schedule that starts later).
+// Whether two schedules give the same forward temperature, noise and hardened share at every
+// epoch before `epochs`: then a checkpoint written under one continues bit for bit under the other
+// (a plain run's checkpoint can be continued with a schedule that starts later).
 bool same_schedule_until(const ExperimentConfig& a, const ExperimentConfig& b, int64_t epochs) {
   for (int64_t e = 0; e < epochs; ++e)
     if (forward_temperature(a, e) != forward_temperature(b, e) ||
-        noise_scale(a, e) != noise_scale(b, e))
+        noise_scale(a, e) != noise_scale(b, e) || hardened_share(a, e) != hardened_share(b, e))
       return false;
   return true;
 }
@@ -52,7 +53,7 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
   const bool schedule_agrees = same_schedule_until(saved, requested, saved_epoch);
   std::string differences;
   for (const char* key : config_keys())
-    if (!is_run_length(key) && !(is_sharpening(key) && schedule_agrees) && a.at(key) != b.at(key))
+    if (!is_run_length(key) && !(is_schedule(key) && schedule_agrees) && a.at(key) != b.at(key))
       differences += fmt::format("{}the checkpoint's {} is {} but this run's is {}",
                                  differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
                                  shown_value(b.at(key)));

@@ -100,6 +100,7 @@ std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const 
   bytes[kFusedBackwardOps] = floats(s.fused ? f.backward_ops.size() : 0);
   bytes[kFusedGather] = floats(s.fused ? f.gather.size() : 0);
   bytes[kFusedInfo] = floats(s.fused ? f.info.size() : 0);
+  bytes[kHardenedGates] = floats(s.num_gates);  // one word per gate: 1 where it is hardened
   return bytes;
 }
 

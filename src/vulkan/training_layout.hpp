@@ -46,6 +46,7 @@ enum Binding : uint32_t {
   kFusedBackwardOps,
   kFusedGather,
   kFusedInfo,
+  kHardenedGates,
   kBindingCount
 };
 
@@ -88,6 +89,7 @@ inline constexpr BindingName kBindingNames[kBindingCount] = {
     {kFusedBackwardOps, "FusedBackwardOps", "fused backward ops"},
     {kFusedGather, "FusedGather", "fused gathers"},
     {kFusedInfo, "FusedInfo", "fused info"},
+    {kHardenedGates, "HardenedGates", "hardened gates"},
 };
 constexpr bool bindings_in_order() {
   for (uint32_t b = 0; b < kBindingCount; ++b)

@@ -122,7 +122,7 @@ struct PlanKey {
 
 // Where each piece lives in the staging buffer (byte offsets).
 struct StagingLayout {
-  size_t coefficients, initial_state, masks, target, noise, upload_end;
+  size_t coefficients, initial_state, masks, target, noise, hardened, upload_end;
   size_t optimizer, losses, gate_sums, final_state, train_results, total;
 };
 
@@ -133,6 +133,7 @@ struct EpochInput {
   RolloutBatch batch;
   int member = -1;  // the population member training it; -1: a rollout of the host's parameters
   const std::vector<float>* logit_noise = nullptr;  // training: this epoch's, when it has any
+  const std::vector<uint8_t>* hardened = nullptr;   // training: progressive hardening's flags
 };
 
 }  // namespace
@@ -387,6 +388,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   L.target = take(sizes[kTargetValues]);
   L.optimizer = take(sizes[kOptimizerScalars]);
   L.noise = take(sizes[kLogitNoise]);
+  L.hardened = take(sizes[kHardenedGates]);
   L.upload_end = at;
   L.train_results = take(sizes[kTrainResults]);
   L.losses = take(sizes[kLossPartials]);
@@ -448,8 +450,17 @@ void VulkanBackend::Impl::plan_fused(const FusedTables& tables, uint32_t largest
 
 namespace {
 // kTrain: coefficients from the device's logits, and the gradient and AdamW step on the device.
-// kNoise (with kTrain): this epoch's logit noise uploaded for the soft pass.
-enum Flags { kGradient = 1, kHard = 2, kFinalState = 4, kProfile = 8, kTrain = 16, kNoise = 32 };
+// kNoise (with kTrain): this epoch's logit noise uploaded for the soft pass. kHardened (with
+// kTrain): progressive hardening's flags uploaded.
+enum Flags {
+  kGradient = 1,
+  kHard = 2,
+  kFinalState = 4,
+  kProfile = 8,
+  kTrain = 16,
+  kNoise = 32,
+  kHardened = 64
+};
 }  // namespace
 
 // The pieces of an epoch, in the order `record` puts them.
@@ -493,6 +504,8 @@ void VulkanBackend::Impl::record_inputs(vk::Recorder& r, int flags) {
            buffers[kOptimizerScalars].bytes);
     if (flags & kNoise)
       r.copy(staging, layout.noise, buffers[kLogitNoise], 0, buffers[kLogitNoise].bytes);
+    if (flags & kHardened)
+      r.copy(staging, layout.hardened, buffers[kHardenedGates], 0, buffers[kHardenedGates].bytes);
     r.fill_zero(buffers[kTrainResults]);
   } else {
     r.copy(staging, layout.coefficients, buffers[kCoefficients], 0, buffers[kCoefficients].bytes);
@@ -851,8 +864,12 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
   std::vector<float> noisy;
   const std::vector<float>& soft_logits =
       soft_pass_logits(model.logits, request.logit_noise, noisy);
-  const std::vector<float> soft =
+  std::vector<float> soft =
       soft_coefficients(model.config.gates, soft_logits, request.forward_temperature);
+  const std::vector<uint8_t> no_hardened;
+  const std::vector<uint8_t>& hardened =
+      request.hardened_gates ? *request.hardened_gates : no_hardened;
+  use_hardened_ops(model.config.gates, model.logits, hardened, soft);
   const std::vector<uint8_t> hard = hard_ops(model);
   float* coefficients = reinterpret_cast<float*>(staging + I.layout.coefficients);
   std::memcpy(coefficients, soft.data(), soft.size() * 4);
@@ -870,6 +887,7 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
     const float* sums = reinterpret_cast<const float*>(staging + I.layout.gate_sums);
     std::vector<double> gate_sums(sums, sums + size_t(I.num_gates) * 4);
     logit_gradient_from_sums(model.config.gates, soft_logits, gate_sums, result.grad);
+    zero_hardened_gradient(model.config.gates, hardened, result.grad);
   }
   if (request.final_state) {
     const float* state = reinterpret_cast<const float*>(staging + I.layout.final_state);
@@ -921,7 +939,8 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_epochs(
   std::vector<EpochInput> inputs;
   for (size_t k = 0; k < trained.size(); ++k)
     inputs.push_back({requests[k].model, requests[k].target, requests[k].batch,
-                      member_index(trained[k]), requests[k].logit_noise});
+                      member_index(trained[k]), requests[k].logit_noise,
+                      requests[k].hardened_gates});
   if (std::all_of(requests.begin(), requests.end(), same_scalars))
     return train_together(inputs, requests);
   std::vector<DeviceEpoch> out;
@@ -948,6 +967,10 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
       0.0f,
       requests[0].model->config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
   std::copy(std::begin(shared), std::end(shared), scalars.begin());
+  const bool hardened = std::any_of(inputs.begin(), inputs.end(), [](const EpochInput& in) {
+    return in.hardened && !in.hardened->empty();
+  });
+  scalars[6] = hardened ? 1.0f : 0.0f;
   bool noise = false;
   for (size_t k = 0; k < requests.size(); ++k) {  // each candidate's own epoch
     const DeviceEpochRequest& r = requests[k];
@@ -970,8 +993,20 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
       at += in.model->logits.size() * 4;
     }
   }
+  if (hardened) {  // each member's flags, one word per gate, in the plan's candidate order
+    uint32_t* flags = reinterpret_cast<uint32_t*>(mapped + layout.hardened);
+    for (const EpochInput& in : inputs) {
+      const size_t gates = size_t(in.model->num_gates());
+      if (in.hardened && !in.hardened->empty() && in.hardened->size() != gates)
+        throw std::invalid_argument("train_epoch: hardened gates do not match the model");
+      for (size_t g = 0; g < gates; ++g)
+        flags[g] = in.hardened && !in.hardened->empty() ? (*in.hardened)[g] : 0u;
+      flags += gates;
+    }
+  }
   const bool profiling = options.profile && queries;
-  submit(kGradient | kHard | kTrain | (noise ? kNoise : 0) | (profiling ? kProfile : 0));
+  submit(kGradient | kHard | kTrain | (noise ? kNoise : 0) | (hardened ? kHardened : 0) |
+         (profiling ? kProfile : 0));
   std::vector<uint32_t> results(2 * inputs.size());
   std::memcpy(results.data(), mapped + layout.train_results, results.size() * 4);
   std::vector<DeviceEpoch> out;

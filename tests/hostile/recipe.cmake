@@ -136,6 +136,23 @@ set_tests_properties(recipe.loss_steps PROPERTIES PASS_REGULAR_EXPRESSION "\nsto
 dlca_cli_test(recipe.loss_steps_beyond_steps ${expect}
   "^train_checkerboard: invalid configuration: loss_steps: must be from 1 to steps \\(4\\), got 5"
   ${train} --steps 4 --loss-steps 5)
+# Progressive hardening: the summary names the stages and how many gates they fixed, a checkpoint
+# stores the fixed gates, and a run interrupted between stages resumes to the parameters of the
+# straight run; a stage epoch without --harden, or too many stages, is refused by name.
+set(harden_run $<TARGET_FILE:dlca_train_program> --config ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/tiny_checkerboard.json
+  --harden 2 --harden-start 3 --harden-end 9 --quiet)
+string(REPLACE ";" " " harden_run "${harden_run}")
+dlca_cli_test(recipe.harden sh -c "${harden_run} --epochs 10 --save straight.json > straight.txt \
+  && grep -q '\"harden\":2' straight.json && grep -q '\"hardened\":.[0-9]' straight.json \
+  && ${harden_run} --epochs 5 --save half.json > /dev/null && ${harden_run} --epochs 10 --resume half.json \
+  > resumed.txt && grep parameters straight.txt > a && grep parameters resumed.txt > b && cmp a b \
+  && cat straight.txt && echo same parameters")
+set_tests_properties(recipe.harden PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nprogressive hardening: 2 stages over epochs 3-9; [0-9]+ of [0-9]+ gates fixed at the end\n(.*\n)*same parameters\n$")
+dlca_cli_test(recipe.harden_start_without_harden ${expect} --status 2
+  "harden_start: has no effect without harden stages above 0" ${train} --harden-start 5 --epochs 2)
+dlca_cli_test(recipe.harden_too_many ${expect} --status 2
+  "^train_checkerboard: --harden: must be an integer from 0 to 16, got 17" ${train} --harden 17)
 # --starts auto: successive halving adds starts until the budget is spent (the tiny checkerboard
 # does not solve in 80 epochs; rungs at epochs 20 and 40), says so in the printed summary and its
 # JSON, and tries the same starts and keeps the same one at 1 and 2 threads.

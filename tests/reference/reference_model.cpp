@@ -202,12 +202,16 @@ std::pair<double, double> gate_backward(const Vec& p, double a, double b, double
 
 Result run(const Model& model, const std::vector<double>& logits, const Target& target,
            const std::vector<float>& initial, int batch, const std::vector<uint8_t>& masks,
-           bool hard, bool gradient, double forward_temperature) {
+           bool hard, bool gradient, double forward_temperature,
+           const std::vector<uint8_t>& hardened) {
   const ExperimentConfig& cfg = model.config;
   const int C = cfg.channels, K = cfg.kernels, H = cfg.height, W = cfg.width,
             S = cfg.perception_outputs();
   const int P = int(model.perception_layers.size()), U = int(model.update_layers.size());
-  const GateWeights w = gate_weights(cfg.gates, logits, hard, forward_temperature);
+  GateWeights w = gate_weights(cfg.gates, logits, hard, forward_temperature);
+  const GateWeights fixed = gate_weights(cfg.gates, logits, true, 1.0);
+  for (size_t g = 0; g < hardened.size(); ++g)
+    if (hardened[g]) w.p[g] = fixed.p[g];
   if (cfg.async && masks.size() != size_t(cfg.steps) * H * W)
     throw std::invalid_argument("reference: async config needs steps x H x W fire masks");
   const auto sidx = [&](int b, int c, int y, int x) {
@@ -359,7 +363,7 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
     // d weight_i / d s_q is the product over the other patterns, with the sign of op i's output on
     // q; ds_q / dw_q = cos(w_q) / 2.
     for (size_t g = 0; g < dp.size(); ++g)
-      for (int q = 0; q < 4; ++q) {
+      for (int q = 0; q < 4 && !(g < hardened.size() && hardened[g]); ++q) {
         double d_s = 0;
         for (int i = 0; i < 16; ++i) {
           double others = 1;
@@ -377,6 +381,7 @@ Result run(const Model& model, const std::vector<double>& logits, const Target& 
   // The softmax backward, always of the undivided logits (forward-only sharpening).
   const GateWeights plain = gate_weights(GateKind::kSoftmax, logits, false, 1.0);
   for (size_t g = 0; g < plain.p.size(); ++g) {
+    if (g < hardened.size() && hardened[g]) continue;  // a fixed op: no gradient
     const Vec& p = plain.p[g];
     double mean = 0;
     for (int i = 0; i < 16; ++i) mean += p[i] * dp[g][i];

@@ -27,9 +27,12 @@ struct Result {
 // weights at each gate's argmax), from `initial` ([batch][C][H][W]); `masks` are the async fire
 // masks ([step][H*W], empty when synchronous). forward_temperature: the soft forward pass uses
 // softmax(logits / T) while the logit gradient goes through softmax(logits) (forward-only
-// sharpening; T = 1 is the exact gradient).
+// sharpening; T = 1 is the exact gradient). `hardened` (progressive hardening): empty, or one flag
+// per gate; a flagged gate uses its hard op's one-hot weights in the soft pass too, so its
+// parameters' gradient is 0.
 Result run(const Model& model, const std::vector<double>& logits, const Target& target,
            const std::vector<float>& initial, int batch, const std::vector<uint8_t>& masks,
-           bool hard, bool gradient, double forward_temperature = 1.0);
+           bool hard, bool gradient, double forward_temperature = 1.0,
+           const std::vector<uint8_t>& hardened = {});
 
 }  // namespace dlca::reference

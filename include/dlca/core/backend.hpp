@@ -31,6 +31,9 @@ struct RolloutRequest {
   // Noise added to the logits of the soft pass (forward and softmax backward), laid out as
   // Model::logits; the hard pass uses the clean logits. Null: none.
   const std::vector<float>* logit_noise = nullptr;
+  // Progressive hardening: one flag per gate, 1 where the gate is fixed to its hard op (the soft
+  // pass uses that op's coefficients, its gradient is 0). Null or empty: none.
+  const std::vector<uint8_t>* hardened_gates = nullptr;
 };
 
 struct RolloutResult {
@@ -49,13 +52,15 @@ struct DeviceEpoch {
 
 // One candidate's epoch on a device: its parameters (Model::logits as the trainer has them; on
 // the device they are the uploaded ones), AdamW's settings and 1-based step number (for the bias
-// corrections), forward_temperature and logit_noise as in RolloutRequest, and its data.
+// corrections), forward_temperature, logit_noise and hardened_gates as in RolloutRequest (AdamW
+// leaves a hardened gate's parameters and moments as they are), and its data.
 struct DeviceEpochRequest {
   const Model* model = nullptr;
   AdamWSettings settings;
   int64_t step = 1;
   double forward_temperature = 1.0;
   const std::vector<float>* logit_noise = nullptr;
+  const std::vector<uint8_t>* hardened_gates = nullptr;
   const Target* target = nullptr;
   RolloutBatch batch;
 };

@@ -170,6 +170,14 @@ struct ExperimentConfig {
   float noise = 0.0f;
   int noise_start = 0;
   int noise_end = 0;
+  // Progressive hardening (docs/training.md, "Progressive hardening"): in `harden` stages spread
+  // evenly from epoch harden_start to harden_end (0: the run's epochs), the most confident gates
+  // still free are fixed to their hard op, so that 1/2, 3/4, 7/8, ... of all gates are fixed after
+  // stage 1, 2, 3, ...: a fixed gate's soft pass uses its hard op and its parameters and AdamW
+  // moments no longer change, while the free gates train on around them. 0: off.
+  int harden = 0;
+  int harden_start = 0;
+  int harden_end = 0;
   // The gates' parametrisation (GateKind): the notebook's softmax over 16 logits, or input-wise.
   GateKind gates = GateKind::kSoftmax;
   // Greedy repair of the hard circuit when training ends unsolved (docs/training.md, "Circuit
@@ -188,6 +196,12 @@ double forward_temperature(const ExperimentConfig& config, int64_t epoch);
 // The scale of the logit noise at an epoch: 0 before noise_start, from noise_end on (when it is
 // above 0) or when off.
 float noise_scale(const ExperimentConfig& config, int64_t epoch);
+
+// The share of all gates fixed by progressive hardening at the start of an epoch: 0 before the
+// first stage or when off, 1 - 2^-k from stage k (counted from 1) on.
+double hardened_share(const ExperimentConfig& config, int64_t epoch);
+// The most stages progressive hardening may have.
+inline constexpr int kMaxHardenStages = 16;
 
 // robust's choices that depend on the task (docs/training.md, "Training recipes"). For a target
 // grown from one fixed start (an image such as the colored G or the lizard), relative to the run's

@@ -82,6 +82,14 @@ std::vector<uint8_t> hard_ops(const Model& model);
 int active_gate_count(GateKind gates, const std::vector<float>& parameters);
 int active_gate_count(const Model& model);
 
+// Progressive hardening (config.hpp): `hardened` is empty (none) or one flag per gate, 1 where the
+// gate is fixed to its hard op. use_hardened_ops writes each fixed gate's hard op (of the clean
+// `parameters`) over its soft coefficients; zero_hardened_gradient zeroes its parameters' gradient.
+void use_hardened_ops(GateKind gates, const std::vector<float>& parameters,
+                      const std::vector<uint8_t>& hardened, std::vector<float>& coefficients);
+void zero_hardened_gradient(GateKind gates, const std::vector<uint8_t>& hardened,
+                            std::vector<float>& grad);
+
 // Per gate, the sums over every use G = (sum g, sum g*a, sum g*b, sum g*a*b) of the upstream
 // gradient g and inputs a, b. Converts them to the parameters' gradient: for softmax gates
 // dL/dp = M G, then softmax backward; for input-wise gates input_wise_gradient.

@@ -30,7 +30,10 @@ class AdamW {
   AdamW(size_t size, AdamWSettings settings);
   // One update of params with grad (same size). Non-finite gradients throw std::runtime_error
   // before anything is changed.
-  void step(std::vector<float>& params, const std::vector<float>& grad);
+  // `frozen`: empty, or one flag per group of params.size() / frozen.size() parameters (a gate's):
+  // where it is 1 those parameters and their moments are left as they are (progressive hardening).
+  void step(std::vector<float>& params, const std::vector<float>& grad,
+            const std::vector<uint8_t>& frozen = {});
 
   const AdamWSettings& settings() const { return settings_; }
   int64_t steps_taken() const { return t_; }

@@ -56,6 +56,9 @@ struct TrainingState {
   // Trained on a Vulkan device: its float sums differ from the CPU's, so a resume must stay there.
   // False for the CPU (the key is then left out, so that older dlca builds read the file).
   bool vulkan = false;
+  // The gates progressive hardening has fixed (Trainer::hardened_gates(): empty, or one flag per
+  // gate); stored as the list of their indices, left out when none.
+  std::vector<uint8_t> hardened;
 };
 
 // One candidate of a multi-start run, in a checkpoint.

@@ -62,9 +62,14 @@ class Trainer {
   // data and mask streams are keyed by epoch, so the next epoch is the one the run would have had.
   // `measured`: the current parameters' measurement when the checkpoint's last epoch was taken
   // back (undone_epoch() of the run that wrote it).
+  // `hardened`: the gates progressive hardening had fixed (empty: none, else one flag per gate).
   void restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
                std::vector<float> second_moment, std::vector<EpochStats> history,
-               std::optional<EpochStats> measured = std::nullopt);
+               std::optional<EpochStats> measured = std::nullopt,
+               std::vector<uint8_t> hardened = {});
+  // The gates progressive hardening has fixed to their hard op (config.hpp): empty (none yet) or
+  // one flag per gate. Stages are taken at the start of an epoch.
+  const std::vector<uint8_t>& hardened_gates() const { return hardened_; }
 
   // Keeps the state before each epoch (parameters, moments, step count) so that the epoch can be
   // taken back: a copy per epoch on the host, and on a device the download of that state.
@@ -110,11 +115,13 @@ class Trainer {
   std::vector<float> noise_;         // this epoch's logit noise (scaled), when on
   bool noise_used_ = false;          // noise_ is this epoch's
   double temperature_ = 1.0;         // this epoch's forward temperature
+  std::vector<uint8_t> hardened_;    // progressive hardening's fixed gates (empty: none)
   std::chrono::steady_clock::time_point epoch_start_;
   bool keep_undo_ = false;
   struct Snapshot {
     int64_t steps = -1;  // -1: none kept for the last epoch
     std::vector<float> logits, first_moment, second_moment;
+    std::vector<uint8_t> hardened;
   } before_last_epoch_;
   std::optional<EpochStats> undone_;
 };
