@@ -46,8 +46,8 @@ layout(std430, binding = 20) buffer Logits { float logits[]; };
 layout(std430, binding = 21) buffer Moments { float moments[]; };
 layout(std430, binding = 22) readonly buffer OpTable { vec4 op_table[16]; };
 // Shared by the candidates: lr, beta1, beta2, eps, weight decay, clip, at [6] 1 when
-// hardened_gates holds this epoch's flags (progressive hardening; 0: no gate is hardened), [7] to
-// [9] unused, then 1 for input-wise gates at [10] (4 angles a gate in `logits`; 0: 16 logits). Per
+// hardened_gates holds this epoch's flags (progressive hardening; 0: no gate is hardened), at [7] 1
+// when each tensor's gradient is normalised (--grad-norm; tensor_norms), [8] and [9] unused, then 1 for input-wise gates at [10] (4 angles a gate in `logits`; 0: 16 logits). Per
 // candidate k from kOptimizerCandidateBase + 4 k: 1 - beta1^t, 1 - beta2^t (its AdamW step t), the
 // forward pass's inverse temperature (forward-only sharpening; 1: the plain softmax), and 1 when
 // logit_noise holds its noise for this epoch's soft pass (0: none).
@@ -67,8 +67,11 @@ layout(std430, binding = 27) readonly buffer FusedOps { uvec4 fused_ops[]; };
 layout(std430, binding = 28) readonly buffer FusedBackwardOps { uvec4 fused_backward_ops[]; };
 layout(std430, binding = 29) readonly buffer FusedGather { uvec4 fused_gather[]; };
 layout(std430, binding = 30) readonly buffer FusedInfo { uint fused_info[]; };
-// Progressive hardening: 1 where a gate is fixed to its hard op (read only when optimizer[6] is 1).
-layout(std430, binding = 31) readonly buffer HardenedGates { uint hardened_gates[]; };
+// Per gate, 1 where progressive hardening fixed it to its hard op (read only when optimizer[6] is
+// 1). From num_gates on, for --grad-norm (read only when optimizer[7] is 1): the parameter tensors'
+// count T, the first gate of each of one candidate's T tensors and the end, then per candidate and
+// tensor the scale 1 / (L2 norm of its gradient + 1e-8) as float bits (tensor_norm.comp).
+layout(std430, binding = 31) buffer GateTables { uint gate_tables[]; };
 
 layout(push_constant) uniform Push {
   uint cell_offset;   // first cell (global index) of the chunk being processed
@@ -119,7 +122,16 @@ bool input_wise_gates() { return optimizer[10] != 0.0; }
 uint gate_parameters() { return input_wise_gates() ? 4u : 16u; }
 // A gate fixed to its hard op by progressive hardening: its soft pass uses that op, and AdamW
 // leaves its parameters and moments as they are.
-bool hardened(uint gate) { return optimizer[6] != 0.0 && hardened_gates[gate] != 0u; }
+bool hardened(uint gate) { return optimizer[6] != 0.0 && gate_tables[gate] != 0u; }
+uint tensor_norms(uint i) { return gate_tables[pc.num_gates + i]; }
+// --grad-norm: the scale of the gradient of the parameter tensor that holds a gate.
+float tensor_scale(uint gate) {
+  const uint gates = pc.num_gates / pc.candidates, local = gate % gates;
+  const uint tensors = tensor_norms(0u);
+  uint t = 0u;
+  while (t + 1u < tensors && tensor_norms(2u + t) <= local) ++t;
+  return uintBitsToFloat(tensor_norms(2u + tensors + (gate / gates) * tensors + t));
+}
 // An input-wise gate's 4 angles, one per input pattern (a, b) = 00, 01, 10, 11.
 vec4 input_wise_angles(uint gate) {
   const uint k = gate * 4u;

@@ -3,7 +3,8 @@
 // dL/dp_i = M_i . G, then the backward of the softmax of the undivided logits (also under
 // forward-only sharpening). Input-wise gates: through the fold to dL/ds, then dL/dw = cos(w) / 2 *
 // dL/ds. Flags a non-finite gradient of a candidate (its AdamW step is then skipped and the host
-// reports it).
+// reports it). A hardened gate's gradient is 0, as its soft pass used its hard op (the tensor norms
+// of --grad-norm read it).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -14,6 +15,10 @@ void main() {
   if (gate >= pc.num_gates) return;
   const vec4 sums = gate_sums[gate];
   bool finite = true;
+  if (hardened(gate)) {
+    for (uint i = 0u; i < gate_parameters(); ++i) logit_grad[gate * gate_parameters() + i] = 0.0;
+    return;
+  }
   if (input_wise_gates()) {
     const vec4 d_s =
         vec4(sums.x - sums.y - sums.z + sums.w, sums.z - sums.w, sums.y - sums.w, sums.w);

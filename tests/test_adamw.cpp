@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 
 #include "dlca/train/adamw.hpp"
 
@@ -44,6 +45,27 @@ TEST_CASE("second AdamW step by hand, and a gradient above the clip equals one a
   big.step(p1, {1e6f});
   clipped.step(p2, {100.0f});
   CHECK(p1[0] == p2[0]);
+}
+
+TEST_CASE("normalised per tensor: each tensor's gradient over its L2 norm before the step") {
+  // Tensors [0, 2) and [2, 3): gradients (3, 4) and (-0.5) become (0.6, 0.8) and (-1) up to the
+  // 1e-8; with weight decay 0 the first step is lr * sign, the second shows the scaled moments.
+  const AdamWSettings settings{
+      .learning_rate = 0.1f, .weight_decay = 0, .normalize_per_tensor = true};
+  AdamW normalised(3, settings, {0, 2, 3});
+  AdamW plain(3, AdamWSettings{.learning_rate = 0.1f, .weight_decay = 0});
+  std::vector<float> a = {0, 0, 0}, b = a;
+  normalised.step(a, {3, 4, -0.5f});
+  plain.step(b, {0.6f, 0.8f, -1});
+  for (int i = 0; i < 3; ++i) CHECK(a[i] == doctest::Approx(b[i]).epsilon(1e-6));
+  CHECK(normalised.first_moment()[1] == doctest::Approx(0.1f * 0.8f).epsilon(1e-6));
+  CHECK(normalised.second_moment()[2] == doctest::Approx(0.01f).epsilon(1e-5));
+  // A zero gradient stays zero; bounds that do not cover the parameters are refused.
+  std::vector<float> c = {1, 1, 1};
+  AdamW(3, settings, {0, 2, 3}).step(c, {0, 0, 0});
+  CHECK(c == std::vector<float>{1, 1, 1});
+  CHECK_THROWS_AS(AdamW(3, settings, {0, 2}), std::invalid_argument);
+  CHECK_THROWS_AS(AdamW(3, settings, {0, 3, 2, 3}), std::invalid_argument);
 }
 
 TEST_CASE("a non-finite gradient is refused without changing anything") {

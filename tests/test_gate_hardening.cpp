@@ -45,6 +45,7 @@ TEST_CASE("hardening stages: evenly spread, halving the free share each") {
   CHECK(hardened_share(c, 605) == 0.875);
   CHECK(hardened_share(c, 606) == 0.875);
   CHECK(hardened_share(c, 607) == 0.9375);
+  CHECK(hardening_stage_epochs(c) == std::vector<int64_t>{600, 602, 605, 607});
   CHECK(hardened_gate_target(c, 602, 10) == 8);  // 7.5 rounds to 8
   CHECK(hardened_gate_target(c, 599, 10) == 0);
 }
@@ -75,16 +76,34 @@ TEST_CASE("hardening options are checked by name") {
         }).starts_with("harden_start: must be before the run's last epoch (300)"));
   CHECK(problem([](ExperimentConfig& c) {
           c.harden = 2;
+        }).starts_with("harden_start: must be at least 1 with harden stages"));
+  CHECK(problem([](ExperimentConfig& c) {
+          c.harden = 4;
+          c.harden_start = 297;
+        }).starts_with("harden: 4 stages need at least 4 epochs from harden_start (297)"));
+  CHECK(problem([](ExperimentConfig& c) {
+          c.harden = 3;
+          c.harden_start = 5;
+          c.harden_end = 7;
+        }).starts_with("harden_end: 3 stages need at least 3 epochs"));
+  CHECK(problem([](ExperimentConfig& c) {  // a stage start past the run, whatever the end
+          c.harden = 2;
+          c.harden_start = 400;
+          c.harden_end = 500;
+        })
+            .starts_with("harden_start: must be before the run's last epoch (300)"));
+  CHECK(problem([](ExperimentConfig& c) {
+          c.harden = 2;
           c.harden_start = 100;
         }).empty());
   ExperimentConfig c = testing::small_checkerboard();
   c.harden = 3;
   c.harden_start = 7;
-  c.harden_end = 9;
+  c.harden_end = 19;
   const ExperimentConfig back = config_from_json(config_to_json(c));
   CHECK(back.harden == 3);
   CHECK(back.harden_start == 7);
-  CHECK(back.harden_end == 9);
+  CHECK(back.harden_end == 19);
 }
 
 TEST_CASE("a stage fixes the most confident free gates, the lower index first among equals") {

@@ -120,6 +120,7 @@ TEST_CASE("resuming a checkpoint is bit-identical to the uninterrupted run") {
           size_t(file.model.num_gates()) * size_t(parameters_per_gate(cfg.gates)));
     Trainer resumed(std::move(file.model), task, cpu);
     restore_training(resumed, std::move(*file.training));
+    CHECK(resumed.hardened_gates() == first.hardened_gates());  // not re-derived: restored
     train(resumed, 25);
 
     REQUIRE(resumed.history().size() == whole.history().size());

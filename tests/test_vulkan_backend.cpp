@@ -120,9 +120,10 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
   // sharpened, noisy coefficients itself from the uploaded noise) and a larger AdamW epsilon.
   // Input-wise gates: the same, with the betas and weight decay changed. A loss over the last 4
   // states (grow and stay), asynchronous. Progressive hardening's fixed gates (every other gate,
-  // from the start), softmax and input-wise: their parameters must not move.
+  // from the start), softmax and input-wise: their parameters must not move. The gradient
+  // normalised per layer (--grad-norm), input-wise with hardening and softmax alone.
   for (const bool on_device : {true, false})
-    for (const int variant : {0, 1, 2, 3, 4, 5}) {
+    for (const int variant : {0, 1, 2, 3, 4, 5, 6}) {
       const bool sharpened = variant == 1, input_wise = variant == 2 || variant == 5;
       const bool hardened = variant >= 4;
       CAPTURE(on_device);
@@ -144,6 +145,7 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
         c.adam_beta2 = 0.95f;
         c.weight_decay = 0.03f;
       }
+      c.grad_norm = variant >= 5;  // each layer's gradient over its norm (--grad-norm)
       if (variant == 3) {
         c.loss_steps = 4;
         c.async = true;

@@ -38,7 +38,10 @@ TEST_CASE("Vulkan population: candidates trained together equal each trained alo
       run.sharpen_end = 7;
     }
     if (variant == 0) run.loss_steps = 3;  // each candidate's loss over its last 3 states
-    if (variant == 2) run.gates = GateKind::kInputWise;
+    if (variant == 2) {  // each candidate's layers normalised by their own gradient norms
+      run.gates = GateKind::kInputWise;
+      run.grad_norm = true;
+    }
     if (variant > 0) {  // progressive hardening: stages at epochs 3 and 5 (after variant 1's undo
       run.harden = 2;   // below, candidate 1 is a stage behind the others at epoch 5)
       run.harden_start = 3;

@@ -99,6 +99,8 @@ class TrainingTest(Scratch):
                 "--harden-start", 2, "--threads", 1, "--quiet", "--summary", self.path("s.json"))
         with open(self.path("s.json")) as f:
             self.assertEqual(model.summary["logits_checksum"], json.load(f)["logits_checksum"])
+        self.assertTrue(dlca.train("checkerboard_sync", recipe="paper", epochs=2, steps=2,
+                                   grad_norm=True, threads=1).config["grad_norm"])
         with self.assertRaisesRegex(dlca.ConfigError, "^harden_end: must be 0"):
             dlca.train("checkerboard_sync", epochs=6, harden=2, harden_start=4, harden_end=3)
 

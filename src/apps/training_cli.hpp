@@ -217,6 +217,9 @@ struct TrainingCli {
                    "epoch that ends the hardening stages (0 = the run's --epochs)")
         ->capture_default_str()
         ->transform(non_negative_integer());
+    app.add_flag("--grad-norm", config.grad_norm,
+                 "divide each layer's gradient by its L2 norm before AdamW (as the Growing NCA "
+                 "notebooks do; off in the notebook's recipe)");
     app.add_option("--loss-steps", config.loss_steps,
                    "grow and stay: compare the last N states with the target, not only the last "
                    "(with --steps T+N-1 the picture grown by step T must stay until T+N-1)")

@@ -90,13 +90,29 @@ float noise_scale(const ExperimentConfig& c, int64_t epoch) {
   return epoch >= c.noise_start && (c.noise_end == 0 || epoch < c.noise_end) ? c.noise : 0.0f;
 }
 
+std::vector<int64_t> hardening_stage_epochs(const ExperimentConfig& c) {
+  const int64_t start = c.harden_start, end = c.harden_end != 0 ? c.harden_end : c.epochs;
+  std::vector<int64_t> epochs;
+  for (int k = 0; k < c.harden; ++k) epochs.push_back(start + k * (end - start) / c.harden);
+  return epochs;
+}
+
 double hardened_share(const ExperimentConfig& c, int64_t epoch) {
-  if (c.harden == 0 || epoch < c.harden_start) return 0.0;
-  const int64_t end = c.harden_end != 0 ? c.harden_end : c.epochs;
-  int stages = 0;  // stage k (from 0) begins at harden_start + floor(k (end - start) / harden)
-  while (stages < c.harden && c.harden_start + stages * (end - c.harden_start) / c.harden <= epoch)
-    ++stages;
+  int stages = 0;
+  for (int64_t stage : hardening_stage_epochs(c)) stages += stage <= epoch;
   return 1.0 - std::ldexp(1.0, -stages);
+}
+
+void take_schedule(const ExperimentConfig& from, ExperimentConfig& to) {
+  to.sharpen_to = from.sharpen_to;
+  to.sharpen_start = from.sharpen_start;
+  to.sharpen_end = from.sharpen_end;
+  to.noise = from.noise;
+  to.noise_start = from.noise_start;
+  to.noise_end = from.noise_end;
+  to.harden = from.harden;
+  to.harden_start = from.harden_start;
+  to.harden_end = from.harden_end;
 }
 
 namespace {
@@ -179,9 +195,18 @@ void validate(const ExperimentConfig& c) {
     reject("harden_end",
            fmt::format("must be 0 (the run's epochs) or after harden_start ({}), got {}",
                        c.harden_start, c.harden_end));
-  if (c.harden_end == 0 && c.harden != 0 && c.harden_start >= c.epochs)
+  if (c.harden != 0 && c.harden_start < 1)
+    reject("harden_start",
+           "must be at least 1 with harden stages (a stage at epoch 0 would fix "
+           "gates that have not trained)");
+  if (c.harden != 0 && c.harden_start >= c.epochs)
     reject("harden_start", fmt::format("must be before the run's last epoch ({}), got {}", c.epochs,
                                        c.harden_start));
+  if (c.harden != 0 && (c.harden_end != 0 ? c.harden_end : c.epochs) - c.harden_start < c.harden)
+    reject(c.harden_end != 0 ? "harden_end" : "harden",
+           fmt::format("{} stages need at least {} epochs from harden_start ({}) to {}", c.harden,
+                       c.harden, c.harden_start,
+                       c.harden_end != 0 ? "harden_end" : "the run's epochs"));
   if (c.harden == 0 && (c.harden_start != 0 || c.harden_end != 0))
     reject(c.harden_start != 0 ? "harden_start" : "harden_end",
            "has no effect without harden stages above 0");

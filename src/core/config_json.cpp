@@ -114,7 +114,8 @@ const std::vector<const char*>& config_keys() {
                                                 "gates",
                                                 "harden",
                                                 "harden_start",
-                                                "harden_end"};
+                                                "harden_end",
+                                                "grad_norm"};
   return keys;
 }
 
@@ -161,6 +162,7 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"harden", c.harden},  // absent in files written before it: 0, off
       {"harden_start", c.harden_start},
       {"harden_end", c.harden_end},
+      {"grad_norm", c.grad_norm},  // absent before: false
   };
 }
 
@@ -246,6 +248,7 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   read_integer(json, "harden", c.harden, 0);
   read_integer(json, "harden_start", c.harden_start, 0);
   read_integer(json, "harden_end", c.harden_end, 0);
+  read(json, "grad_norm", c.grad_norm);
   std::string gates = gate_kind_name(c.gates);
   read(json, "gates", gates);
   c.gates = parse_gate_kind(gates);

@@ -37,6 +37,15 @@ void build_layout(Model& m) {
   m.logits.assign(size_t(gate) * size_t(parameters_per_gate(c.gates)), 0.0f);
 }
 
+std::vector<size_t> parameter_tensor_bounds(const Model& model) {
+  const size_t per_gate = size_t(parameters_per_gate(model.config.gates));
+  std::vector<size_t> bounds;
+  for (const auto* layers : {&model.perception_layers, &model.update_layers})
+    for (const GateLayer& layer : *layers) bounds.push_back(size_t(layer.first_gate) * per_gate);
+  bounds.push_back(model.logits.size());
+  return bounds;
+}
+
 Model make_model(const ExperimentConfig& config) {
   validate(config);
   Model m;

@@ -50,13 +50,8 @@ TrainingCandidate candidate_with(const ExperimentConfig& run, int start, Model m
   model.config.epochs = run.epochs;
   model.config.stop_when_solved = run.stop_when_solved;
   model.config.repair = run.repair;
-  // The schedule may differ from the checkpoint's after its epoch (check_resume).
-  model.config.sharpen_to = run.sharpen_to;
-  model.config.sharpen_start = run.sharpen_start;
-  model.config.sharpen_end = run.sharpen_end;
-  model.config.noise = run.noise;
-  model.config.noise_start = run.noise_start;
-  model.config.noise_end = run.noise_end;
+  // The schedules may differ from the checkpoint's after its epoch (check_resume).
+  take_schedule(run, model.config);
   try {
     c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
   } catch (const TaskMismatch& e) {  // a checkpoint of another task: the options contradict it

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <unistd.h>
@@ -568,13 +569,18 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
     out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}{}\n", config.noise,
                        config.noise_start,
                        config.noise_end > 0 ? fmt::format(" to {}", config.noise_end) : "");
-  if (config.harden > 0)
+  if (config.grad_norm) out << "gradient normalised per layer before AdamW (--grad-norm)\n";
+  if (config.harden > 0) {
+    const std::vector<int64_t> stages = hardening_stage_epochs(config);
+    const auto taken = std::count_if(stages.begin(), stages.end(),
+                                     [&](int64_t e) { return e < trainer().epoch(); });
     out << fmt::format(
-        "progressive hardening: {} stage{} over epochs {}-{}; {} of {} gates fixed at the end\n",
-        config.harden, config.harden == 1 ? "" : "s", config.harden_start,
-        config.harden_end > 0 ? config.harden_end : config.epochs,
+        "progressive hardening: stage{} at epoch{} {}{}; {} of {} gates fixed at the end\n",
+        stages.size() == 1 ? "" : "s", stages.size() == 1 ? "" : "s", fmt::join(stages, ", "),
+        taken < std::ssize(stages) ? fmt::format(" ({} taken)", taken) : "",
         std::count(trainer().hardened_gates().begin(), trainer().hardened_gates().end(), 1),
         trainer().model().num_gates());
+  }
   for (const std::string& line : repair_lines) out << line;
   if (const std::string line = pool.describe(); !line.empty()) out << line << "\n";
   if (several)

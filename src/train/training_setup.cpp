@@ -26,7 +26,7 @@ bool is_run_length(std::string_view key) {
          key == "budget_epochs" || key == "budget_minutes";
 }
 
-// Keys of the per-epoch schedules (sharpening, noise and progressive hardening).
+// Keys of the per-epoch schedules (sharpening, noise and progressive hardening: take_schedule's).
 bool is_schedule(std::string_view key) {
   return key == "sharpen_to" || key == "sharpen_start" || key == "sharpen_end" || key == "noise" ||
          key == "noise_start" || key == "noise_end" || key == "harden" || key == "harden_start" ||
@@ -57,6 +57,12 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
       differences += fmt::format("{}the checkpoint's {} is {} but this run's is {}",
                                  differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
                                  shown_value(b.at(key)));
+  // Equal keys, other stages: hardening's end follows --epochs when harden_end is 0.
+  if (differences.empty() && !schedule_agrees)
+    differences = fmt::format(
+        "its hardening stages follow the --epochs {} it was started with (harden_end 0), and this "
+        "run's --epochs {} would move some before its epoch {}; give --harden-end {} to keep them",
+        saved.epochs, requested.epochs, saved_epoch, saved.epochs);
   if (!differences.empty())
     throw ResumeMismatch(fmt::format("--resume {}: {} (give the options of the run that wrote it)",
                                      path, differences));
@@ -72,7 +78,11 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
   const bool whole_run = checkpoint.multi_start &&
                          (!checkpoint.multi_start->candidates.empty() ||
                           !(config.starts == 1 && config.seed == checkpoint.model.config.seed));
-  const int64_t saved_epoch = checkpoint.training ? checkpoint.training->epoch : 0;
+  // The epochs trained so far: the furthest candidate's, in a multi-start run's checkpoint.
+  int64_t saved_epoch = checkpoint.training ? checkpoint.training->epoch : 0;
+  if (checkpoint.multi_start)
+    for (const StartState& c : checkpoint.multi_start->candidates)
+      saved_epoch = std::max(saved_epoch, c.training.epoch);
   if (whole_run && checkpoint.multi_start->candidates.empty())
     throw settled_run_error(path, *checkpoint.multi_start);
   // A halving run's rungs follow from its epochs: they stay, or the scores recorded at them would

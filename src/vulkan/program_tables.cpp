@@ -60,6 +60,11 @@ ProgramTables make_program_tables(const CellProgram& prog, const Model& model, i
   for (size_t l = 0; l < model.perception_layers.size(); ++l)
     t.program_info.insert(t.program_info.end(),
                           {t.levels[l].first, uint32_t(model.perception_layers[l].width)});
+  const size_t per_gate = size_t(parameters_per_gate(model.config.gates));
+  const std::vector<size_t> bounds = parameter_tensor_bounds(model);
+  t.tensor_norms.push_back(uint32_t(bounds.size() - 1));
+  for (size_t b : bounds) t.tensor_norms.push_back(uint32_t(b / per_gate));
+  t.tensor_norms.resize(t.tensor_norms.size() + (bounds.size() - 1) * size_t(candidates), 0u);
   return t;
 }
 
@@ -100,7 +105,8 @@ std::array<uint64_t, kBindingCount> binding_bytes(const ProgramTables& t, const 
   bytes[kFusedBackwardOps] = floats(s.fused ? f.backward_ops.size() : 0);
   bytes[kFusedGather] = floats(s.fused ? f.gather.size() : 0);
   bytes[kFusedInfo] = floats(s.fused ? f.info.size() : 0);
-  bytes[kHardenedGates] = floats(s.num_gates);  // one word per gate: 1 where it is hardened
+  // A word per gate (1 where hardened), then the tensor norms' table.
+  bytes[kGateTables] = floats(s.num_gates + t.tensor_norms.size());
   return bytes;
 }
 

@@ -29,6 +29,10 @@ struct ProgramTables {
   // then first op and width of each).
   // With several candidates, the loss channels are candidate-major (k C + c).
   std::vector<uint32_t> program_info;
+  // --grad-norm: the parameter tensors' count T, the first gate of each of one candidate's tensors
+  // and its gate count, then room for the T scales of each candidate (shaders/tensor_norm.comp);
+  // on the device it follows a word per gate of the population (GateTables in common.glsl).
+  std::vector<uint32_t> tensor_norms;
 };
 
 // The tables of `program`: `model`'s, or with `candidates` > 1 the population_program of that many

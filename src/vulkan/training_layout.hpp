@@ -46,7 +46,7 @@ enum Binding : uint32_t {
   kFusedBackwardOps,
   kFusedGather,
   kFusedInfo,
-  kHardenedGates,
+  kGateTables,
   kBindingCount
 };
 
@@ -89,7 +89,7 @@ inline constexpr BindingName kBindingNames[kBindingCount] = {
     {kFusedBackwardOps, "FusedBackwardOps", "fused backward ops"},
     {kFusedGather, "FusedGather", "fused gathers"},
     {kFusedInfo, "FusedInfo", "fused info"},
-    {kHardenedGates, "HardenedGates", "hardened gates"},
+    {kGateTables, "GateTables", "gate tables"},
 };
 constexpr bool bindings_in_order() {
   for (uint32_t b = 0; b < kBindingCount; ++b)

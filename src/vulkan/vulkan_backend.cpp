@@ -43,6 +43,7 @@
 #include "perception_forward.spv.h"
 #include "reduce_gate_sums.spv.h"
 #include "scatter_state_gradient.spv.h"
+#include "tensor_norm.spv.h"
 #include "write_state.spv.h"
 
 namespace dlca {
@@ -77,6 +78,7 @@ enum Pipeline {
   kGateCoefficients,
   kLogitGradient,
   kAdamW,
+  kTensorNorm,
   kPerceptionForward,
   kPerceptionBackward,
   kPipelineCount
@@ -157,6 +159,7 @@ struct VulkanBackend::Impl : DevicePopulation {
   std::vector<std::pair<uint32_t, uint32_t>> levels;  // (first op, op count)
   size_t perception_levels = 0;   // levels[0, perception_levels) are the perception network's
   uint32_t perception_trees = 0;  // kernels x channels: one fused perception workgroup row each
+  uint32_t tensors = 0;           // parameter tensors of one candidate (--grad-norm)
   std::array<vk::Buffer, kBindingCount> buffers;
   // The fused path (when the plan's tiles fit the device's shared memory): pipelines, tile sizes
   // (cells; words for the hard rollout) and workgroups per dispatch.
@@ -189,6 +192,7 @@ struct VulkanBackend::Impl : DevicePopulation {
         {gate_coefficients_spv, sizeof(gate_coefficients_spv)},
         {logit_gradient_spv, sizeof(logit_gradient_spv)},
         {adamw_spv, sizeof(adamw_spv)},
+        {tensor_norm_spv, sizeof(tensor_norm_spv)},
         {perception_forward_spv, sizeof(perception_forward_spv)},
         {perception_backward_spv, sizeof(perception_backward_spv)},
     }};
@@ -283,7 +287,7 @@ struct VulkanBackend::Impl : DevicePopulation {
   void record_inputs(vk::Recorder& r, int flags);
   void record_rollout(vk::Recorder& r, bool hard);
   void record_backward(vk::Recorder& r);
-  void record_optimizer(vk::Recorder& r);
+  void record_optimizer(vk::Recorder& r, int flags);
   void record_outputs(vk::Recorder& r, int flags);
   void record_forward_chunk(vk::Recorder& r, const Push& push);
   // The loss of window state `state` (at element `offset` of the states), scored into its slot;
@@ -388,7 +392,7 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   L.target = take(sizes[kTargetValues]);
   L.optimizer = take(sizes[kOptimizerScalars]);
   L.noise = take(sizes[kLogitNoise]);
-  L.hardened = take(sizes[kHardenedGates]);
+  L.hardened = take(size_t(num_gates) * 4);
   L.upload_end = at;
   L.train_results = take(sizes[kTrainResults]);
   L.losses = take(sizes[kLossPartials]);
@@ -409,6 +413,10 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   upload_vector(kStateBase, geo.state_base);
   upload_vector(kGateOps, tables.gate_ops);
   upload_vector(kProgramInfo, tables.program_info);
+  std::vector<uint32_t> gate_tables(size_t(num_gates), 0u);  // no gate hardened yet
+  gate_tables.insert(gate_tables.end(), tables.tensor_norms.begin(), tables.tensor_norms.end());
+  upload_vector(kGateTables, gate_tables);
+  tensors = tables.tensor_norms[0];
   upload_vector(kOpTable, kOpCoefficients);
   if (fused) {
     upload_vector(kFusedOps, fused_tables.forward_ops);
@@ -459,7 +467,8 @@ enum Flags {
   kProfile = 8,
   kTrain = 16,
   kNoise = 32,
-  kHardened = 64
+  kHardened = 64,
+  kGradNorm = 128  // with kTrain: each tensor's gradient normalised (--grad-norm)
 };
 }  // namespace
 
@@ -505,7 +514,7 @@ void VulkanBackend::Impl::record_inputs(vk::Recorder& r, int flags) {
     if (flags & kNoise)
       r.copy(staging, layout.noise, buffers[kLogitNoise], 0, buffers[kLogitNoise].bytes);
     if (flags & kHardened)
-      r.copy(staging, layout.hardened, buffers[kHardenedGates], 0, buffers[kHardenedGates].bytes);
+      r.copy(staging, layout.hardened, buffers[kGateTables], 0, size_t(num_gates) * 4);
     r.fill_zero(buffers[kTrainResults]);
   } else {
     r.copy(staging, layout.coefficients, buffers[kCoefficients], 0, buffers[kCoefficients].bytes);
@@ -631,8 +640,9 @@ void VulkanBackend::Impl::record_backward(vk::Recorder& r) {
 }
 
 // The logit gradient from the gate sums, and AdamW on the device's logits and moments.
-void VulkanBackend::Impl::record_optimizer(vk::Recorder& r) {
+void VulkanBackend::Impl::record_optimizer(vk::Recorder& r, int flags) {
   r.pass(pipelines[kLogitGradient], base_push(), uint64_t(num_gates));
+  if (flags & kGradNorm) r.grid(pipelines[kTensorNorm], base_push(), tensors, uint32_t(candidates));
   // Enough invocations for 16 logits a gate; with input-wise gates those past 4 a gate return.
   r.pass(pipelines[kAdamW], base_push(), uint64_t(num_gates) * kNumOps);
 }
@@ -671,7 +681,7 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
     r.stamp("backward");
   }
   if (flags & kTrain) {
-    record_optimizer(r);
+    record_optimizer(r, flags);
     r.stamp("optimizer");
   }
   record_outputs(r, flags);
@@ -934,7 +944,8 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_epochs(
   const auto same_scalars = [&](const DeviceEpochRequest& r) {
     const AdamWSettings &a = r.settings, &b = first.settings;
     return a.learning_rate == b.learning_rate && a.beta1 == b.beta1 && a.beta2 == b.beta2 &&
-           a.eps == b.eps && a.weight_decay == b.weight_decay && a.clip == b.clip;
+           a.eps == b.eps && a.weight_decay == b.weight_decay && a.clip == b.clip &&
+           a.normalize_per_tensor == b.normalize_per_tensor;
   };
   std::vector<EpochInput> inputs;
   for (size_t k = 0; k < trained.size(); ++k)
@@ -971,6 +982,7 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
     return in.hardened && !in.hardened->empty();
   });
   scalars[6] = hardened ? 1.0f : 0.0f;
+  scalars[7] = settings.normalize_per_tensor ? 1.0f : 0.0f;
   bool noise = false;
   for (size_t k = 0; k < requests.size(); ++k) {  // each candidate's own epoch
     const DeviceEpochRequest& r = requests[k];
@@ -1006,7 +1018,7 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
   }
   const bool profiling = options.profile && queries;
   submit(kGradient | kHard | kTrain | (noise ? kNoise : 0) | (hardened ? kHardened : 0) |
-         (profiling ? kProfile : 0));
+         (settings.normalize_per_tensor ? kGradNorm : 0) | (profiling ? kProfile : 0));
   std::vector<uint32_t> results(2 * inputs.size());
   std::memcpy(results.data(), mapped + layout.train_results, results.size() * 4);
   std::vector<DeviceEpoch> out;

@@ -148,7 +148,27 @@ dlca_cli_test(recipe.harden sh -c "${harden_run} --epochs 10 --save straight.jso
   > resumed.txt && grep parameters straight.txt > a && grep parameters resumed.txt > b && cmp a b \
   && cat straight.txt && echo same parameters")
 set_tests_properties(recipe.harden PROPERTIES PASS_REGULAR_EXPRESSION
-  "\nprogressive hardening: 2 stages over epochs 3-9; [0-9]+ of [0-9]+ gates fixed at the end\n(.*\n)*same parameters\n$")
+  "\nprogressive hardening: stages at epochs 3, 6; [0-9]+ of [0-9]+ gates fixed at the end\n(.*\n)*same parameters\n$")
+# A schedule given only when resuming, for epochs after the checkpoint's: the straight run's result.
+# With harden_end 0 the stages follow --epochs: a resume with other --epochs that would move a stage
+# the checkpoint already took is refused, naming the fix.
+set(tiny_train $<TARGET_FILE:dlca_train_program> --config ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/tiny_checkerboard.json --quiet)
+string(REPLACE ";" " " tiny_train "${tiny_train}")
+dlca_cli_test(recipe.harden_added_on_resume sh -c "${tiny_train} --epochs 12 --harden 2 --harden-start 6 > straight.txt \
+  && ${tiny_train} --epochs 4 --save first.json > /dev/null \
+  && ${tiny_train} --epochs 12 --harden 2 --harden-start 6 --resume first.json > resumed.txt \
+  && grep parameters straight.txt > a && grep parameters resumed.txt > b && cmp a b && cat resumed.txt \
+  && ${tiny_train} --epochs 10 --harden 2 --harden-start 2 --save ten.json > /dev/null \
+  && ${expect} 'give --harden-end 10 to keep them' ${tiny_train} --epochs 30 --harden 2 --harden-start 2 \
+  --resume ten.json && echo refused")
+set_tests_properties(recipe.harden_added_on_resume PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nprogressive hardening: stages at epochs 6, 9; [0-9]+ of [0-9]+ gates fixed at the end\n(.*\n)*refused\n$")
+# --grad-norm: stored in the model file, named in the summary, a different result.
+dlca_cli_test(recipe.grad_norm sh -c "${tiny_train} --epochs 6 --grad-norm --save m.json > on.txt \
+  && ${tiny_train} --epochs 6 > off.txt && grep -q '\"grad_norm\":true' m.json \
+  && grep parameters on.txt > a && grep parameters off.txt > b && ! cmp -s a b && cat on.txt && echo differs")
+set_tests_properties(recipe.grad_norm PROPERTIES PASS_REGULAR_EXPRESSION
+  "\ngradient normalised per layer before AdamW \\(--grad-norm\\)\n(.*\n)*differs\n$")
 dlca_cli_test(recipe.harden_start_without_harden ${expect} --status 2
   "harden_start: has no effect without harden stages above 0" ${train} --harden-start 5 --epochs 2)
 dlca_cli_test(recipe.harden_too_many ${expect} --status 2

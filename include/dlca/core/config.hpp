@@ -178,6 +178,9 @@ struct ExperimentConfig {
   int harden = 0;
   int harden_start = 0;
   int harden_end = 0;
+  // Gradient normalised per parameter tensor before AdamW (AdamWSettings::normalize_per_tensor,
+  // docs/training.md "Gradient normalised per layer"): false, the notebook's.
+  bool grad_norm = false;
   // The gates' parametrisation (GateKind): the notebook's softmax over 16 logits, or input-wise.
   GateKind gates = GateKind::kSoftmax;
   // Greedy repair of the hard circuit when training ends unsolved (docs/training.md, "Circuit
@@ -197,9 +200,14 @@ double forward_temperature(const ExperimentConfig& config, int64_t epoch);
 // above 0) or when off.
 float noise_scale(const ExperimentConfig& config, int64_t epoch);
 
+// The epochs where progressive hardening's stages begin (none when off): stage k (from 0) at
+// harden_start + floor(k (end - harden_start) / harden), end = harden_end or else epochs.
+std::vector<int64_t> hardening_stage_epochs(const ExperimentConfig& config);
 // The share of all gates fixed by progressive hardening at the start of an epoch: 0 before the
 // first stage or when off, 1 - 2^-k from stage k (counted from 1) on.
 double hardened_share(const ExperimentConfig& config, int64_t epoch);
+// Copies the per-epoch schedules (sharpening, noise, progressive hardening) of `from` into `to`.
+void take_schedule(const ExperimentConfig& from, ExperimentConfig& to);
 // The most stages progressive hardening may have.
 inline constexpr int kMaxHardenStages = 16;
 

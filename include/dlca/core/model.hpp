@@ -45,6 +45,10 @@ struct Model {
   int num_perception_gates() const;
 };
 
+// The model's parameter tensors, as the notebook has them (one per gate layer: a perception
+// layer's K copies together): where each begins in Model::logits, then the parameter count.
+std::vector<size_t> parameter_tensor_bounds(const Model& model);
+
 // Builds a validated model: wiring from the seed, every gate initialised as pass-through A (softmax
 // gates: logit 10 at index 3, 0 elsewhere; input-wise gates: input_wise_pass_through). Throws
 // ConfigError.

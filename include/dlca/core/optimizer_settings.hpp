@@ -12,6 +12,10 @@ struct AdamWSettings {
   float eps = 1e-8f;
   float weight_decay = 1e-2f;
   float clip = 100.0f;  // each gradient component is clamped to [-clip, clip]
+  // Before the clip, each parameter tensor's gradient is divided by its L2 norm + 1e-8 (the
+  // Growing NCA notebooks' per-layer normalisation; --grad-norm). The tensors: a model's gate
+  // layers (parameter_tensor_bounds in model.hpp).
+  bool normalize_per_tensor = false;
 };
 
 }  // namespace dlca

@@ -27,7 +27,9 @@ inline float adam_step(float m_hat, float v_hat, float eps) {
 
 class AdamW {
  public:
-  AdamW(size_t size, AdamWSettings settings);
+  // `tensor_bounds`: where each parameter tensor begins, then the size (settings'
+  // normalize_per_tensor; empty: the whole array is one tensor).
+  AdamW(size_t size, AdamWSettings settings, std::vector<size_t> tensor_bounds = {});
   // One update of params with grad (same size). Non-finite gradients throw std::runtime_error
   // before anything is changed.
   // `frozen`: empty, or one flag per group of params.size() / frozen.size() parameters (a gate's):
@@ -45,6 +47,8 @@ class AdamW {
 
  private:
   AdamWSettings settings_;
+  std::vector<size_t> tensor_bounds_;
+  std::vector<float> scaled_;  // the normalised gradient (normalize_per_tensor)
   int64_t t_ = 0;
   std::vector<float> m_, v_;
 };
