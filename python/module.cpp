@@ -34,6 +34,7 @@
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/picture_experiment.hpp"
 #include "dlca/train/trainer.hpp"
+#include "dlca/train/training_pictures.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
 #include "dlca/web/html_page.hpp"
@@ -296,6 +297,25 @@ py::array_t<uint8_t> cells_from_planes(const std::vector<uint8_t>& planes, int h
 
 // The hard circuit on a grid: start is uint8 [H][W][k] (k <= the model's channels; non-zero = 1),
 // the result [H][W][C]. Asynchronous steps draw as `dlca_run --async --seed` does.
+// The training GIF of the hard circuit from `start`, uint8 [H][W][C] of the model's grid (the
+// Python wrapper fills it): 2 x steps, 0.1 s a step, the trained step held a second.
+void write_gif(const PyModel& m, const std::string& path,
+               const py::array_t<uint8_t, py::array::c_style | py::array::forcecast>& start) {
+  const ExperimentConfig& c = m.model.config;
+  if (start.ndim() != 3 || start.shape(0) != c.height || start.shape(1) != c.width ||
+      start.shape(2) != c.channels)
+    throw std::invalid_argument(fmt::format("start: must be the model's grid, {} x {} x {}",
+                                            c.height, c.width, c.channels));
+  check_rollout_gif(c);
+  const auto cells = start.unchecked<3>();
+  std::vector<float> state(size_t(c.channels) * size_t(c.height) * size_t(c.width));
+  for (int ch = 0; ch < c.channels; ++ch)
+    for (int y = 0; y < c.height; ++y)
+      for (int x = 0; x < c.width; ++x)
+        state[(size_t(ch) * c.height + y) * c.width + x] = cells(y, x, ch) != 0 ? 1.0f : 0.0f;
+  write_rollout_gif(m.model, state.data(), path);
+}
+
 py::array_t<uint8_t> run_grid(const PyModel& m, py::array start, int steps, bool async,
                               std::optional<double> fire_rate_given,
                               std::optional<uint64_t> seed_given, std::optional<bool> periodic) {
@@ -559,7 +579,8 @@ PYBIND11_MODULE(_dlca, m) {
       .def("run", &run_grid, py::arg("start"), py::arg("steps"), py::arg("async_") = false,
            py::arg("fire_rate") = py::none(), py::arg("seed") = py::none(),
            py::arg("periodic") = py::none())
-      .def("export_text", &export_text, py::arg("format"), py::arg("name") = "");
+      .def("export_text", &export_text, py::arg("format"), py::arg("name") = "")
+      .def("gif", &write_gif, py::arg("path"), py::arg("start"));
 
   m.def("train", &train, py::arg("experiment"), py::arg("options"), py::arg("callback"));
   m.def("load", &load, py::arg("path"));

@@ -418,6 +418,19 @@ def _save(self, path):
     Model._save_compiled(self, _path("path", path))
 
 
+def _start_grid(model, seed):
+    """The grid training starts from, uint8 H x W x C: a picture's empty grid or seed cell, else
+    random cells drawn from `seed`."""
+    config, task = model.config, model.task or {}
+    height, width, channels = config["height"], config["width"], config["channels"]
+    start = _np.zeros((height, width, channels), _np.uint8)
+    if task.get("kind") == "image":
+        if task.get("seed_cell") == "center":
+            start[height // 2, width // 2, :] = 1
+        return start
+    return (_np.random.default_rng(seed).random(start.shape) < 0.5).astype(_np.uint8)
+
+
 def _show(self, steps=None, start=None, seed=0):
     """The hard circuit's grid after `steps` (default: the steps it was trained for) as an RGB
     image, a uint8 array H x W x 3 (matplotlib's imshow takes it): channels 0-2 as red, green and
@@ -425,19 +438,36 @@ def _show(self, steps=None, start=None, seed=0):
     start from (uint8 H x W x C, as run() takes); default: as training started its grids (a
     picture: an empty grid, or its seed cell; the others: random cells drawn from `seed`)."""
     config = self.config
-    height, width, channels = config["height"], config["width"], config["channels"]
     task = self.task or {}
     if start is None:
-        start = _np.zeros((height, width, channels), _np.uint8)
-        if task.get("kind") == "image":
-            if task.get("seed_cell") == "center":
-                start[height // 2, width // 2, :] = 1
-        else:
-            start = (_np.random.default_rng(seed).random(start.shape) < 0.5).astype(_np.uint8)
+        start = _start_grid(self, seed)
     state = self.run(start, steps=config["steps"] if steps is None else steps)
     colour = task.get("kind") == "image" and task.get("planes", 1) >= 3 and state.shape[2] >= 3
     planes = state[..., :3] if colour else _np.repeat(state[..., :1], 3, axis=2)
     return (planes * 255).astype(_np.uint8)
+
+
+def _gif(self, path, start=None, seed=0):
+    """Writes an animated GIF of the hard circuit growing from `start` (as show() takes it;
+    default: as training started its grids) for twice the steps it was trained for, 0.1 s a step,
+    the trained step held a second: the GIF that training's gif= option writes."""
+    config = self.config
+    shape = (config["height"], config["width"], config["channels"])
+    if start is None:
+        cells = _start_grid(self, seed)
+    else:
+        given = _np.asarray(start)
+        if given.ndim == 2:
+            given = given[..., None]
+        if given.ndim != 3 or given.shape[:2] != shape[:2] or given.shape[2] > shape[2]:
+            raise ValueError("start: must be the model's grid, %d x %d (x up to %d channels), got %s"
+                             % (shape[0], shape[1], shape[2], "x".join(map(str, given.shape))))
+        if given.dtype.kind not in "biuf":
+            raise TypeError("start: must hold numbers (cells: non-zero = live), got dtype %s"
+                            % given.dtype)
+        cells = _np.zeros(shape, _np.uint8)
+        cells[..., :given.shape[2]] = given != 0
+    Model._gif_compiled(self, _path("path", path), cells)
 
 
 def _repr_html(self):
@@ -454,11 +484,13 @@ if not hasattr(Model, "_save_compiled"):
     Model._save_compiled = Model.save
     Model._run_compiled = Model.run
     Model._export_text_compiled = Model.export_text
+    Model._gif_compiled = Model.gif
     Experiment._with_config_compiled = Experiment.with_config
 Model.save = _save
 Model.run = _run
 Model.export = _export
 Model.export_text = _export_text
 Model.show = _show
+Model.gif = _gif
 Model._repr_html_ = _repr_html
 Experiment.with_config = _with_config

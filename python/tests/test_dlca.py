@@ -231,7 +231,20 @@ class TrainingTest(Scratch):
         self.assertEqual((model.config["height"], model.config["width"]), (24, 24))
         self.assertEqual(model.config["loss_channels"], [0])
         self.assertEqual(model.task["kind"], "image")
-        model = dlca.train("image", target=heart, size=16, colours="8colour", **short)
+        # gif(): the GIF that training's gif= writes, byte for byte (a picture grows from the
+        # same empty grid); from another start, another GIF.
+        model = dlca.train("image", target=heart, size=16, colours="8colour",
+                           gif=self.path("trained.gif"), **short)
+        model.gif(self.path("again.gif"))
+        with open(self.path("trained.gif"), "rb") as a, open(self.path("again.gif"), "rb") as b:
+            trained = a.read()
+            self.assertTrue(trained.startswith(b"GIF89a"))
+            self.assertEqual(trained, b.read())
+        model.gif(self.path("other.gif"), start=np.ones((16, 16), np.uint8))
+        with open(self.path("other.gif"), "rb") as f:
+            self.assertNotEqual(f.read(), trained)
+        with self.assertRaisesRegex(ValueError, "^start: must be the model's grid, 16 x 16"):
+            model.gif(self.path("bad.gif"), start=np.ones((8, 8), np.uint8))
         self.assertEqual(model.config["height"], 16)
         self.assertEqual(model.config["loss_channels"], [0, 1, 2])
         with self.assertRaisesRegex(ValueError, "^target: "):

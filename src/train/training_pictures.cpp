@@ -37,16 +37,25 @@ void write_rollout_gif(const Model& model, const Task& task, const std::string& 
   rollout_gif_uncommitted(model, task, path)->commit();
 }
 
+void write_rollout_gif(const Model& model, const float* initial_state, const std::string& path) {
+  rollout_gif_uncommitted(model, initial_state, path)->commit();
+}
+
 std::unique_ptr<OutputFile> rollout_gif_uncommitted(const Model& model, const Task& task,
                                                     const std::string& path) {
-  const ExperimentConfig& cfg = model.config;
   TaskBatch batch;
   task.make_batch(0, batch);
+  return rollout_gif_uncommitted(model, batch.initial_states.data(), path);  // the first sample
+}
+
+std::unique_ptr<OutputFile> rollout_gif_uncommitted(const Model& model, const float* initial_state,
+                                                    const std::string& path) {
+  const ExperimentConfig& cfg = model.config;
   const GridGeometry geometry =
       make_grid_geometry(1, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram program = build_cell_program(model);
   BitGrid sim(program, hard_ops(model), geometry);
-  sim.set_state(batch.initial_states.data());  // the first sample
+  sim.set_state(initial_state);
   const bool rgb = cfg.loss_channels.size() >= 3 && cfg.channels >= 3;
   const int zoom = rollout_gif_zoom(cfg);
   GifWriter gif(path, 100);

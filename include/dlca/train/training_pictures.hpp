@@ -22,6 +22,11 @@ void write_rollout_gif(const Model& model, const Task& task, const std::string& 
 // The same GIF, written but not yet committed (see OutputFile), to commit with other outputs.
 std::unique_ptr<OutputFile> rollout_gif_uncommitted(const Model& model, const Task& task,
                                                     const std::string& path);
+// The same GIF from a given grid ([C][H][W] of the model's configuration, values 0 or 1) instead of
+// the task's (Python's Model.gif).
+void write_rollout_gif(const Model& model, const float* initial_state, const std::string& path);
+std::unique_ptr<OutputFile> rollout_gif_uncommitted(const Model& model, const float* initial_state,
+                                                    const std::string& path);
 // Throws ConfigError when the configuration's grid is too large for that GIF.
 void check_rollout_gif(const ExperimentConfig& config);
 
