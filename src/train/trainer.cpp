@@ -167,6 +167,8 @@ void Trainer::begin_epoch() {
     s.second_moment.assign(optimizer_.second_moment().begin(), optimizer_.second_moment().end());
   }
   // A stage of progressive hardening begins: it judges the current parameters (changing none).
+  // Without hardening, nothing is looked at (this runs every epoch).
+  if (cfg.harden == 0) return;
   const size_t harden_to = hardened_gate_target(cfg, epoch_, size_t(model_.num_gates()));
   if (size_t(std::count(hardened_.begin(), hardened_.end(), uint8_t(1))) < harden_to) {
     sync_from_device();
