@@ -13,6 +13,8 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -25,6 +27,7 @@
 #include "dlca/core/json_text.hpp"
 #include "dlca/core/memory_budget.hpp"
 #include "dlca/core/random.hpp"
+#include "dlca/core/training_settings.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/cell_pictures.hpp"
 #include "dlca/io/data_dir.hpp"
@@ -464,11 +467,27 @@ PYBIND11_MODULE(_dlca, m) {
              drop_recipe_filled_keys(json, e.config.given);
              return json.dump();
            })
-      .def("with_config", [](const ExperimentFile& e, const std::string& text) {
+      .def("with_config",
+           [](const ExperimentFile& e, const std::string& text) {
+             ExperimentFile copy = e;
+             copy.config = config_from_json(json_argument(text, "config"));
+             return copy;
+           })
+      .def("with_settings", [](const ExperimentFile& e, const std::string& text) {
+        // Keywords given to train() on top of what the file gave, as every front end applies them.
+        nlohmann::json json = config_to_json(e.config);
+        drop_recipe_filled_keys(json, e.config.given);
+        apply_settings(json, json_argument(text, "settings"));
         ExperimentFile copy = e;
-        copy.config = config_from_json(json_argument(text, "config"));
+        copy.config = config_from_json(json);
         return copy;
       });
+  m.def("settings", [] {  // training_settings(): key, command-line option, what it does
+    std::vector<std::tuple<std::string, std::string, std::string>> rows;
+    for (const Setting& s : training_settings())
+      rows.emplace_back(s.key, s.option ? s.option : "", s.help);
+    return rows;
+  });
   m.def("config_keys", [] {
     std::vector<std::string> keys;
     for (const char* key : config_keys()) keys.emplace_back(key);

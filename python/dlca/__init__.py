@@ -19,7 +19,8 @@ noise_start=, noise_end=, harden=, harden_start=, harden_end=, grad_norm=,
 repair=, epochs=, seed=, lr=, adam_eps=, adam_beta1=, adam_beta2=,
 weight_decay=, random_streams=, threads=, backend=,
 device=, log=, save=, summary=, gif=, histogram=, checkpoint_every=, resume=, keep_activations=,
-tile_cells=, max_memory=, and any key of the experiment's configuration (batch=, steps=, ...).
+tile_cells=, max_memory=, and any key of the experiment's configuration (batch=, steps=, ...);
+dlca.settings() says what each configuration key does.
 Training runs with the GIL released; Ctrl-C stops it after the current epoch and raises
 TrainingInterrupted, whose .model is the model so far. Errors are the programs' one-line messages,
 raised as ValueError (bad options and configurations, ConfigError), OSError (files, FileError) or
@@ -40,7 +41,7 @@ from . import _dlca
 
 __all__ = ["__version__", "train", "load", "experiment", "experiment_names", "data_dir", "read_cells", "Model",
            "Experiment", "ConfigError", "FileError", "TrainingDiverged", "TrainingInterrupted",
-           "RUN_OPTIONS"]
+           "RUN_OPTIONS", "settings"]
 
 Experiment = _dlca.Experiment
 __version__ = _dlca.__version__  # the dlca project's version (CMakeLists.txt)
@@ -138,24 +139,23 @@ def _no_nul(key, text):
     return text
 
 
+def settings():
+    """Every configuration key train() takes, with what it does and its command-line option:
+    {key: (help, option)}; option is "" for keys only experiment files set (the network's shape)."""
+    return {key: (help, option) for key, option, help in _dlca.settings()}
+
+
 def _configured(exp, options):
-    """The experiment with configuration keys from `options` applied, as the command line does:
-    recipe first (its defaults for starts, stop_when_solved and repair), then the other keys."""
-    config = _json.loads(exp.config_json())
-    if "recipe" in options:
-        config["recipe"] = _no_nul("recipe", options["recipe"])
-        for key in ("starts", "stop_when_solved", "repair", "halving"):  # the recipe's defaults
-            config.pop(key, None)                                           # unless given
-    if "starts" in options and "halving" not in options:  # a count, or "auto": halving with it
-        config.pop("halving", None)
+    """The experiment with configuration keys from `options` applied, as the command line does
+    (recipe first, with its defaults for starts, stop_when_solved, repair and halving unless those
+    are given; the core's apply_settings)."""
+    given = {}
     for key, value in options.items():
-        if key == "recipe":
-            continue
-        if key not in _dlca.config_keys():  # config_json() leaves out what a recipe fills in
+        if key not in _dlca.config_keys():
             raise ValueError("%s: not a training option or configuration key (options: %s; keys: %s)"
                              % (key, ", ".join(RUN_OPTIONS), ", ".join(sorted(_dlca.config_keys()))))
-        config[key] = _no_nul(key, value)
-    return exp.with_config(_dumps(config))
+        given[key] = _no_nul(key, value)
+    return exp.with_settings(_dumps(given))
 
 
 _COUNTS = ("threads", "checkpoint_every", "tile_cells")  # non-negative integers (0: automatic)

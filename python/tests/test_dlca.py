@@ -216,6 +216,20 @@ class TrainingTest(Scratch):
         self.assertEqual(model.probabilities.shape, (model.logits.shape[0], 16))
         np.testing.assert_allclose(model.probabilities.sum(axis=1), 1, rtol=1e-5)
 
+    def test_settings_table(self):
+        settings = dlca.settings()
+        self.assertEqual(settings["harden_start"][1], "--harden-start")
+        self.assertIn("hardening", settings["harden_start"][0])
+        self.assertEqual(settings["update_layers"][1], "")  # the network: files only
+        self.assertEqual(set(settings), set(dlca._dlca.config_keys()))
+        # A recipe given with a count of starts keeps the count; its other values are the recipe's.
+        model = dlca.train("checkerboard_sync", recipe="robust", starts=2, epochs=2, steps=2,
+                           threads=1, repair=False)
+        self.assertEqual(model.summary["starts"], 2)
+        self.assertEqual(model.config["stop_when_solved"], 1)
+        self.assertFalse(model.config["halving"])
+        self.assertFalse(model.config["repair"])
+
     def test_version_and_repr(self):
         self.assertRegex(dlca.__version__, r"^[0-9]+\.[0-9]+\.[0-9]+$")
         model = dlca.train("checkerboard_sync", recipe="paper", epochs=2, steps=2, threads=1)

@@ -14,6 +14,8 @@
 #include <CLI/CLI.hpp>
 
 #include "dlca/core/config_json.hpp"
+#include "dlca/io/output_paths.hpp"
+#include "dlca/train/multi_start.hpp"
 
 namespace dlca::cli {
 
@@ -24,6 +26,36 @@ inline constexpr int kExitUsage = 2;
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// The exit status of a program that failed with `e`, the same in every program (docs/guarantees.md,
+// "Errors and exit statuses"): kExitUsage for bad usage (a bad value, options that contradict each
+// other or the input, an impossible configuration, a checkpoint of another run, two options naming
+// one file), 1 for a failure while running (files, memory, a training that diverged).
+inline int exit_status(const std::exception& e) {
+  const bool usage = dynamic_cast<const UsageError*>(&e) || dynamic_cast<const PathConflict*>(&e) ||
+                     dynamic_cast<const ConfigError*>(&e) ||
+                     dynamic_cast<const ResumeMismatch*>(&e) ||
+                     dynamic_cast<const std::invalid_argument*>(&e);
+  return usage ? kExitUsage : 1;
+}
+
+// Ends a program on the exception being handled (call it in a catch block): prints "PROGRAM:
+// message" and returns exit_status(). `out_of_memory` is the message when memory ran out, saying
+// what to try instead.
+inline int report_failure(const char* program, const std::string& out_of_memory = "out of memory") {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: %s\n", program, out_of_memory.c_str());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return exit_status(e);
+  } catch (...) {
+    std::fprintf(stderr, "%s: failed with an unknown exception\n", program);
+    return 1;
+  }
+}
 
 // CLI11's wording of a repeated option and of a missing value, said plainly:
 // "--epochs: At Most 1 required but received 2" -> "--epochs: given 2 times (it may be given

@@ -259,16 +259,9 @@ int dlca::apps::compare(int argc, char** argv, const char* program) {
       std::fflush(stdout);
     }
     if (!csv_path.empty()) dlca::write_file_atomically(csv_path, csv);
-  } catch (const dlca::PathConflict& e) {  // two options naming one file: bad usage
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: out of memory while training (try a smaller --batch or --size)\n",
-                 program);
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return 1;
+  } catch (...) {
+    return dlca::cli::report_failure(
+        program, "out of memory while training (try a smaller --batch or --size)");
   }
   return 0;
 }

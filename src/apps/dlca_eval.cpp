@@ -157,21 +157,8 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
         errors.back(), *std::min_element(errors.begin(), errors.end()), tail_from + 1, tail_mean,
         s.size * s.size);
     return 0;
-  } catch (const dlca::cli::UsageError& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const std::invalid_argument& e) {  // a model the test cannot evaluate
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const dlca::PathConflict& e) {  // two options naming one file: bad usage
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: out of memory for the evaluation grid (try a smaller --size)\n",
-                 program);
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return 1;
+  } catch (...) {  // (a model the test cannot evaluate: std::invalid_argument, bad usage)
+    return dlca::cli::report_failure(
+        program, "out of memory for the evaluation grid (try a smaller --size)");
   }
 }

@@ -98,14 +98,7 @@ int dlca::apps::export_circuit(int argc, char** argv, const char* program) {
     if (!html_path.empty()) outputs.add(html_path, dlca::circuit_page_html(page));
     outputs.commit();
     return 0;
-  } catch (const dlca::PathConflict& e) {  // two options naming one file: bad usage
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: out of memory while exporting the circuit\n", program);
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return 1;
+  } catch (...) {
+    return dlca::cli::report_failure(program, "out of memory while exporting the circuit");
   }
 }

@@ -473,20 +473,10 @@ int dlca::apps::run(int argc, char** argv, const char* program) {
     o.threshold_given = threshold->count() > 0;
     o.seed_given = seed->count() > 0;
     return simulate(o);
-  } catch (const dlca::cli::UsageError& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const dlca::PathConflict& e) {  // two options naming one file: bad usage
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr,
-                 "%s: out of memory for the grid and its pictures (try a smaller "
-                 "grid, or fewer outputs)\n",
-                 program);
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return 1;
+  } catch (...) {
+    return dlca::cli::report_failure(
+        program,
+        "out of memory for the grid and its pictures (try a smaller grid, or fewer "
+        "outputs)");
   }
 }

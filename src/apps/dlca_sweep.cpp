@@ -131,17 +131,7 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
                              sweep->runs().size(), sweep->finished_count(), jobs)
               << std::flush;
     return finish(dlca::run_sweep_locally(*sweep, jobs, threads, std::cout));
-  } catch (const dlca::cli::UsageError& e) {  // options that contradict each other
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const dlca::ConfigError& e) {  // --out holds another sweep, or is no sweep's directory
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const std::invalid_argument& e) {  // MPI asked of a build without it
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return 1;
+  } catch (...) {  // (--out holding another sweep: ConfigError; MPI asked of a build without it:
+    return dlca::cli::report_failure(program);  // std::invalid_argument; both bad usage)
   }
 }

@@ -69,8 +69,7 @@ int dlca::apps::train_experiment(int argc, char** argv, const char* program) {
   try {
     return cli.train(program,
                      [&](const dlca::ExperimentConfig& c) { return dlca::make_task(file, c); });
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return 1;
+  } catch (...) {
+    return dlca::cli::report_failure(program);
   }
 }

@@ -19,16 +19,7 @@ int dlca::apps::train_checkerboard(int argc, char** argv, const char* program) {
       },
       "the asynchronously trained checkerboard (14x14, 50 steps, fire rate 0.6, 800 epochs)");
   cli.add_to(app);
-  app.add_option("--fire-rate", cli.config.fire_rate,
-                 "probability that a cell updates in an async step")
-      ->capture_default_str()
-      ->transform(dlca::cli::rate<float>());
-  app.add_option("--batch", cli.config.batch, "random initial grids per epoch")
-      ->capture_default_str()
-      ->transform(dlca::cli::positive_integer());
-  app.add_option("--steps", cli.config.steps, "CA steps per rollout")
-      ->capture_default_str()
-      ->transform(dlca::cli::positive_integer());
+  for (const char* key : {"fire_rate", "batch", "steps"}) cli.add_setting(app, key);
   app.add_option("--size", cli.config.height, "grid side (square grid)")
       ->capture_default_str()
       ->transform(dlca::cli::positive_integer());

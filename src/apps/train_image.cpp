@@ -127,9 +127,7 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
                              colored_g_channels.first, colored_g_channels.second))
       ->capture_default_str()
       ->transform(dlca::cli::positive_integer());
-  app.add_option("--steps", cli.config.steps, "CA steps per rollout")
-      ->capture_default_str()
-      ->transform(dlca::cli::positive_integer());
+  cli.add_setting(app, "steps");
   app.add_option("--seed-cell", seed_cell,
                  "center: the centre cell starts at 1 in all channels; none: empty grid")
       ->capture_default_str()
@@ -137,8 +135,7 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
   app.add_option("--boundary", boundary, "periodic (torus) or zero padding")
       ->capture_default_str()
       ->check(CLI::IsMember({"periodic", "zero"}));
-  app.add_option("--loss-channels", cli.config.loss_channels, "channels compared with the target")
-      ->transform(dlca::cli::non_negative_integer());
+  cli.add_setting(app, "loss_channels");
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
 
   if (colours == "8colour" && app.count("--threshold") > 0) {
@@ -178,11 +175,7 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
       return dlca::ImageTask(c, masks, planes, seeded,
                              dlca::picture_source(target_path, picture, threshold));
     });
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: out of memory reading the target %s\n", program, target_path.c_str());
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return 1;
+  } catch (...) {
+    return dlca::cli::report_failure(program, "out of memory reading the target " + target_path);
   }
 }

@@ -6,9 +6,15 @@
 #include <cstdio>
 #include <iostream>
 
-#include <fmt/format.h>
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
@@ -17,6 +23,7 @@
 
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/memory_budget.hpp"
+#include "dlca/core/training_settings.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/image_target.hpp"
@@ -49,16 +56,13 @@ struct TrainingCli {
   // unless --no-save.
   bool no_save = false;
   static constexpr const char* kRunsFolder = "runs";
-  // The schedule's epoch options (--noise-start, ...) and the fields they set, to refuse them where
-  // they would have no effect.
-  std::vector<std::pair<CLI::Option*, int ExperimentConfig::*>> schedule_epochs;
-  // Options whose values `robust` would otherwise fill in (GivenOptions).
-  CLI::Option* adam_eps_option = nullptr;
+  // The settings this program offers as options, by key (training_settings.hpp): what marks them
+  // given, and which keys its errors name as options.
+  std::map<std::string, CLI::Option*, std::less<>> setting_options;
   // Options that change nothing in some runs: refused there (CPU backend options on a Vulkan run,
   // --print-every with --quiet).
   CLI::Option* print_every_option = nullptr;
   std::vector<CLI::Option*> cpu_only_options;
-  std::vector<CLI::Option*> schedule_options;
   // Files the program reads (--config, --target, ...), checked against the outputs before work.
   std::vector<NamedPath> inputs;
 
@@ -70,165 +74,111 @@ struct TrainingCli {
     streams = config.random_streams == RandomStreams::kJax ? "jax" : "dlca";
   }
 
+  // The option of a setting (training_settings.hpp), from its row of the table: its name, help,
+  // range and field. Every program adds those of every program (add_to); the others (--steps,
+  // --batch, ...) each program that has them.
+  CLI::Option* add_setting(CLI::App& app, std::string_view key) {
+    const Setting* setting = find_setting(key);
+    if (!setting || !setting->option) throw std::logic_error("add_setting: no option for a key");
+    const Setting& s = *setting;
+    CLI::Option* option = std::visit(
+        [&](auto field) -> CLI::Option* {
+          using Field = decltype(field);
+          if constexpr (std::is_same_v<Field, std::monostate>)
+            return add_by_hand(app, s);
+          else if constexpr (std::is_same_v<Field, bool ExperimentConfig::*>)
+            // A switch a recipe turns on can be turned off (--no-repair).
+            return app.add_flag(is_recipe_key(s.key)
+                                    ? fmt::format("{},!--no-{}", s.option, s.option + 2)
+                                    : std::string(s.option),
+                                config.*field, s.help);
+          else
+            return app.add_option(s.option, config.*field, s.help)
+                ->transform(range_check<std::remove_reference_t<decltype(config.*field)>>(s));
+        },
+        s.field);
+    if (s.show_default && s.range != SettingRange::kSwitch && s.range != SettingRange::kOther)
+      option->capture_default_str();
+    setting_options[s.key] = option;
+    return option;
+  }
+
+  // The range of a setting with a field, as the validator of its option.
+  template <typename T>
+  static CLI::Validator range_check(const Setting& s) {
+    if constexpr (std::is_integral_v<T>) {
+      if (s.range == SettingRange::kPositiveInteger) return positive_integer<T>();
+      if (s.range == SettingRange::kNonNegativeInteger) return non_negative_integer<T>();
+      if (s.range == SettingRange::kIntegerFromTo) return integer_from_to<T>(T(s.low), T(s.high));
+    } else {
+      if (s.range == SettingRange::kPositiveNumber) return positive_number<T>();
+      if (s.range == SettingRange::kNumberFromTo) return number_from_to<T>(T(s.low), T(s.high));
+      if (s.range == SettingRange::kDecayRate) return decay_rate<T>();
+      if (s.range == SettingRange::kRate) return rate<T>();
+    }
+    throw std::logic_error(std::string("range_check: no validator for ") + s.key);
+  }
+
+  static bool is_recipe_key(std::string_view key) {
+    return std::find(std::begin(kRecipeKeys), std::end(kRecipeKeys), key) != std::end(kRecipeKeys);
+  }
+
+  // The options of settings that are text or choices with effects of their own.
+  CLI::Option* add_by_hand(CLI::App& app, const Setting& s) {
+    const std::string_view key = s.key;
+    if (key == "random_streams")
+      return app.add_option(s.option, streams, s.help)
+          ->capture_default_str()
+          ->check(CLI::IsMember({"dlca", "jax"}));
+    if (key == "recipe")
+      return app
+          .add_option_function<std::string>(
+              s.option,
+              // unless --starts, --stop-when-solved or --[no-]repair are given (their options come
+              // after this one, so CLI11 sets them after this callback)
+              [this](const std::string& name) { use_recipe(config, parse_recipe(name)); }, s.help)
+          ->default_str(recipe_name(kDefaultRecipe))
+          ->check(CLI::IsMember({"paper", "robust"}));
+    if (key == "gates")
+      return app
+          .add_option_function<std::string>(
+              s.option, [this](const std::string& name) { config.gates = parse_gate_kind(name); },
+              s.help)
+          ->check(CLI::IsMember({"softmax", "inputwise"}));
+    if (key == "starts") {
+      const CLI::Validator start_count = integer_from_to(1, 64);
+      return app
+          .add_option_function<std::string>(
+              s.option,
+              [this](const std::string& value) {
+                config.halving = value == "auto";
+                config.starts = config.halving ? kAutoStarts : std::stoi(value);
+              },
+              s.help)
+          ->type_name("N|auto")
+          ->check(CLI::Validator(
+              [start_count](std::string& text) {
+                if (text == "auto" || start_count(text).empty()) return std::string();
+                return "must be auto or an integer from 1 to 64, got '" + text + "'";
+              },
+              ""));
+    }
+    if (key == "loss_channels")
+      return app.add_option(s.option, config.loss_channels, s.help)
+          ->transform(non_negative_integer());
+    throw std::logic_error(std::string("add_by_hand: no option for ") + s.key);
+  }
+
   // The options every training program has.
   void add_to(CLI::App& app) {
-    app.add_option("--epochs", config.epochs, "optimizer steps")
-        ->capture_default_str()
-        ->transform(positive_integer());
-    app.add_option("--seed", config.seed, "seed for wiring, data and masks")
-        ->capture_default_str()
-        ->transform(non_negative_integer<uint64_t>());
+    for (const Setting& setting : training_settings())
+      if (setting.scope == SettingScope::kEveryProgram) add_setting(app, setting.key);
     app.add_option("--threads", backend.threads, "worker threads (0 = all cores)")
         ->capture_default_str()
         ->transform(dlca::cli::thread_count());
     add_backend_options(app, choice.kind, choice.device);
     app.add_flag("--profile", choice.profile,
                  "Vulkan: print dispatches and submits per epoch and GPU time per phase");
-    app.add_option("--lr", config.learning_rate, "AdamW learning rate")
-        ->capture_default_str()
-        ->transform(positive_number<float>());
-    adam_eps_option =
-        app.add_option(
-               "--adam-eps", config.adam_eps,
-               "AdamW's epsilon, added to the root of the second moment, from 1.2e-38 to 1 (the "
-               "notebook: 1e-8; smaller lets tiny gradients take whole steps)")
-            ->transform(rate<float>());
-    app.add_option("--adam-beta1", config.adam_beta1,
-                   "AdamW's decay rate of the first moment, from 0 to below 1")
-        ->capture_default_str()
-        ->transform(decay_rate<float>());
-    app.add_option("--adam-beta2", config.adam_beta2,
-                   "AdamW's decay rate of the second moment, from 0 to below 1")
-        ->capture_default_str()
-        ->transform(decay_rate<float>());
-    app.add_option("--weight-decay", config.weight_decay,
-                   "AdamW's decoupled weight decay on every logit, from 0 to 1")
-        ->capture_default_str()
-        ->transform(number_from_to<float>(0, 1));
-    app.add_option(
-           "--random-streams", streams,
-           "jax: the notebook's JAX threefry streams (its exact wiring and data for a seed); "
-           "dlca: dlca's own streams (any 64-bit seed)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"dlca", "jax"}));
-    app.add_option_function<std::string>(
-           "--recipe",
-           [this](const std::string& name) {
-             config.recipe = parse_recipe(name);
-             const RecipeDefaults defaults = recipe_defaults(config.recipe);
-             // unless --starts, --stop-when-solved or --[no-]repair are given
-             config.starts = defaults.starts;
-             config.stop_when_solved = defaults.stop_when_solved;
-             config.repair = defaults.repair;
-             config.halving = defaults.halving;
-           },
-           "robust (the default): stop at the first epoch with hard loss 0 and keep those "
-           "parameters, repair an unsolved circuit; for checkerboards and Game of Life --starts "
-           "auto (4 at a time, successive halving) and input-wise gates, for an image target 4 "
-           "starts to the end, noise and sharpening over the second half of the epochs; paper: the "
-           "notebook's recipe, "
-           "bit for bit (docs/training.md, \"Training recipes\")")
-        ->default_str(recipe_name(kDefaultRecipe))
-        ->check(CLI::IsMember({"paper", "robust"}));
-    app.add_option_function<std::string>(
-           "--gates",
-           [this](const std::string& name) {
-             config.gates = parse_gate_kind(name);
-             config.given.gates = true;
-           },
-           "how each gate is trained: softmax (the notebook's 16 logits, one per op) or "
-           "inputwise (4 angles, one per input pattern: larger gradients at the pass-through "
-           "start; no --noise or --sharpen-to); default: inputwise with robust for "
-           "checkerboards and Game of Life, else softmax (docs/training.md, \"Training recipes\")")
-        ->check(CLI::IsMember({"softmax", "inputwise"}));
-    const CLI::Validator start_count = integer_from_to(1, 64);
-    app.add_option_function<std::string>(
-           "--starts",
-           [this, start_count](const std::string& value) {
-             config.halving = value == "auto";
-             config.starts = config.halving ? kAutoStarts : std::stoi(value);
-             config.given.starts = true;
-           },
-           fmt::format("candidates trained side by side from seeds derived from --seed; the "
-                       "first to solve is kept (1 = a plain run); auto: {} at a time with "
-                       "successive halving (a candidate lagging the better half at a quarter or "
-                       "half of its epochs stops, a new start takes its place) until one solves "
-                       "or --budget runs out (default: robust's, auto; 4 for an image target)",
-                       kAutoStarts))
-        ->type_name("N|auto")
-        ->check(CLI::Validator(
-            [start_count](std::string& text) {
-              if (text == "auto" || start_count(text).empty()) return std::string();
-              return "must be auto or an integer from 1 to 64, got '" + text + "'";
-            },
-            ""));
-    app.add_option("--budget", config.budget_epochs,
-                   "--starts auto: epochs of candidates trained in all before the run ends "
-                   "unsolved (default: starts x --epochs, the cost of that many full starts)")
-        ->transform(positive_integer<int64_t>());
-    app.add_option("--budget-minutes", config.budget_minutes,
-                   "--starts auto: wall minutes before the run ends unsolved (as well as --budget; "
-                   "the run then depends on the machine's speed)")
-        ->transform(number_from_to<float>(0, 1e6f));
-    app.add_option("--stop-when-solved", config.stop_when_solved,
-                   "stop once the hard loss has been 0 for N consecutive epochs (0 = never)")
-        ->capture_default_str()
-        ->transform(non_negative_integer());
-    schedule_options.clear();
-    schedule_options.push_back(
-        app.add_option(
-               "--sharpen-to", config.sharpen_to,
-               "forward-only sharpening: the forward pass's final temperature, in (0, 1] (1 = "
-               "off); the gradient still flows through the undivided softmax")
-            ->capture_default_str()
-            ->transform(rate<float>()));
-    const auto schedule_epoch = [&](const char* name, int ExperimentConfig::*field,
-                                    const char* help) {
-      schedule_epochs.emplace_back(app.add_option(name, config.*field, help)
-                                       ->capture_default_str()
-                                       ->transform(non_negative_integer()),
-                                   field);
-      schedule_options.push_back(schedule_epochs.back().first);
-    };
-    schedule_epoch("--sharpen-start", &ExperimentConfig::sharpen_start,
-                   "epoch where the forward temperature starts falling from 1");
-    schedule_epoch("--sharpen-end", &ExperimentConfig::sharpen_end,
-                   "epoch where it reaches --sharpen-to (geometrically) and stays");
-    schedule_options.push_back(
-        app.add_option("--noise", config.noise,
-                       "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch "
-                       "(0 = off)")
-            ->capture_default_str()
-            ->transform(number_from_to<float>(0, 100)));
-    schedule_epoch("--noise-start", &ExperimentConfig::noise_start,
-                   "epoch from which --noise applies");
-    schedule_epoch("--noise-end", &ExperimentConfig::noise_end,
-                   "epoch from which --noise stops (0 = it never stops)");
-    app.add_option("--harden", config.harden,
-                   "progressive hardening: in N stages spread evenly from --harden-start to "
-                   "--harden-end, fix the most confident free gates to their hard op (1/2, 3/4, "
-                   "7/8, ... of all gates after each stage) while the others train on (0 = off)")
-        ->capture_default_str()
-        ->transform(integer_from_to<int>(0, kMaxHardenStages));
-    app.add_option("--harden-start", config.harden_start, "epoch of the first hardening stage")
-        ->capture_default_str()
-        ->transform(non_negative_integer());
-    app.add_option("--harden-end", config.harden_end,
-                   "epoch that ends the hardening stages (0 = the run's --epochs)")
-        ->capture_default_str()
-        ->transform(non_negative_integer());
-    app.add_flag("--grad-norm", config.grad_norm,
-                 "divide each layer's gradient by its L2 norm before AdamW (as the Growing NCA "
-                 "notebooks do; off in the notebook's recipe)");
-    app.add_option("--loss-steps", config.loss_steps,
-                   "grow and stay: compare the last N states with the target, not only the last "
-                   "(with --steps T+N-1 the picture grown by step T must stay until T+N-1)")
-        ->capture_default_str()
-        ->transform(positive_integer());
-    app.add_flag("--repair,!--no-repair", config.repair,
-                 "when training ends with hard loss above 0, try each uncertain gate's other "
-                 "likely ops one at a time, keeping changes that lower it; the circuit is kept "
-                 "only if it reaches 0 (--no-repair: not even with --recipe robust)");
     app.add_option("--log", run.log_path,
                    "write a CSV of every epoch (epoch,soft_loss,hard_loss,active_gates,ms) and "
                    "its loss curves as SVG beside it");
@@ -335,22 +285,23 @@ struct TrainingCli {
           return std::unique_ptr<Task>(new Made(make_task(c)));
       };
       choice.cpu = backend;
-      config.given.adam_eps = config.given.adam_eps || adam_eps_option->count() > 0;
-      for (const CLI::Option* option : schedule_options)
-        config.given.schedule = config.given.schedule || option->count() > 0;
-      for (const auto& [option, field] : schedule_epochs) {  // given, but off
-        const bool noise = option->get_name().rfind("--noise", 0) == 0;
+      for (const auto& [key, option] : setting_options)  // what `robust` then leaves alone
+        if (const Setting* s = find_setting(key); s->given && option->count() > 0)
+          config.given.*s->given = true;
+      for (const char* key : {"noise_start", "noise_end", "sharpen_start", "sharpen_end"}) {
+        const CLI::Option* option = setting_options.at(key);  // given, but off
+        const bool noise = std::string_view(key).starts_with("noise");
         if (option->count() > 0 && (noise ? config.noise == 0.0f : config.sharpen_to == 1.0f))
           throw UsageError(fmt::format("{}: has no effect without {}", option->get_name(),
                                        noise ? "--noise above 0" : "--sharpen-to below 1"));
       }
-      for (const auto& [option, field] : schedule_epochs)  // named, not blamed on a default 0
-        if (option->get_name() == "--sharpen-end" && option->count() == 0 &&
-            config.sharpen_to != 1.0f && config.sharpen_end < config.sharpen_start)
-          throw UsageError(
-              fmt::format("--sharpen-start {}: needs --sharpen-end, the epoch where "
-                          "the temperature reaches --sharpen-to",
-                          config.sharpen_start));
+      // (named, not blamed on a default 0)
+      if (setting_options.at("sharpen_end")->count() == 0 && config.sharpen_to != 1.0f &&
+          config.sharpen_end < config.sharpen_start)
+        throw UsageError(
+            fmt::format("--sharpen-start {}: needs --sharpen-end, the epoch where "
+                        "the temperature reaches --sharpen-to",
+                        config.sharpen_start));
       config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
       PreparedTraining prepared = prepare_training(
           config, task_of, choice, resumed ? &*resumed : nullptr, resume_path, memory_limit);
@@ -377,27 +328,15 @@ struct TrainingCli {
       if (choice.profile && !vulkan)
         std::fprintf(stderr, "%s: --profile: only the Vulkan backend is profiled\n", program);
       return summary.interrupted ? 128 + (summary.stop_signal ? summary.stop_signal : 2) : 0;
-    } catch (const ConfigError& e) {
-      std::fprintf(stderr, "%s: invalid configuration: %s\n", program, e.what());
-      return 2;
-    } catch (const ResumeMismatch& e) {
-      std::fprintf(stderr, "%s: %s\n", program, e.what());
-      return 2;
-    } catch (const UsageError& e) {
-      std::fprintf(stderr, "%s: %s\n", program, e.what());
+    } catch (const ConfigError& e) {  // named as the options the program has
+      const std::string message = with_option_names(
+          e.what(), [&](const Setting& s) { return setting_options.contains(s.key); });
+      std::fprintf(stderr, "%s: invalid configuration: %s\n", program, message.c_str());
       return kExitUsage;
-    } catch (const PathConflict& e) {  // two options naming one file
-      std::fprintf(stderr, "%s: %s\n", program, e.what());
-      return kExitUsage;
-    } catch (const std::bad_alloc&) {
-      std::fprintf(stderr,
-                   "%s: out of memory while training (the estimate before the start was too low; "
-                   "try a smaller --batch or grid)\n",
-                   program);
-      return 1;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "%s: %s\n", program, e.what());
-      return 1;
+    } catch (...) {
+      return report_failure(program,
+                            "out of memory while training (the estimate before the start was too "
+                            "low; try a smaller --batch or grid)");
     }
   }
 };

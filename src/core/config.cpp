@@ -149,6 +149,15 @@ void validate_layer(const std::string& field, Connection kind, int n, int m,
 
 }  // namespace
 
+void use_recipe(ExperimentConfig& config, Recipe recipe) {
+  config.recipe = recipe;
+  const RecipeDefaults defaults = recipe_defaults(recipe);
+  config.starts = defaults.starts;
+  config.stop_when_solved = defaults.stop_when_solved;
+  config.repair = defaults.repair;
+  config.halving = defaults.halving;
+}
+
 void validate(const ExperimentConfig& c) {
   require_positive("channels", c.channels);
   require_positive("kernels", c.kernels);

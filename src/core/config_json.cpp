@@ -3,11 +3,13 @@
 
 #include <limits>
 #include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 
 #include "dlca/core/json_numbers.hpp"
 #include "dlca/core/json_text.hpp"
+#include "dlca/core/training_settings.hpp"
 
 namespace dlca {
 
@@ -71,56 +73,47 @@ std::vector<Connection> read_connections(const nlohmann::json& json, const char*
   return kinds;
 }
 
+// A setting with a field of ExperimentConfig, read from `json` in the range the table gives it
+// (what depends on other settings is validate()'s).
+void read_setting(const nlohmann::json&, const Setting&, ExperimentConfig&, std::monostate) {}
+
+template <typename T>
+void read_setting(const nlohmann::json& json, const Setting& s, ExperimentConfig& c,
+                  T ExperimentConfig::*field) {
+  T& out = c.*field;
+  if constexpr (std::is_same_v<T, bool>) {
+    read(json, s.key, out);
+  } else if constexpr (std::is_integral_v<T>) {
+    const int64_t low = s.range == SettingRange::kPositiveInteger ? 1
+                        : s.range == SettingRange::kIntegerFromTo ? int64_t(s.low)
+                                                                  : 0;
+    read_integer(json, s.key, out, low);
+  } else {  // a number: closed intervals here, open bounds (above 0) in validate()
+    const bool bounded = s.range == SettingRange::kNumberFromTo;
+    const bool unit = s.range == SettingRange::kDecayRate || s.range == SettingRange::kRate;
+    read_float(json, s.key, out,
+               bounded ? s.low
+               : unit  ? 0.0
+                       : -std::numeric_limits<float>::max(),
+               bounded ? s.high
+               : unit  ? 1.0
+                       : std::numeric_limits<float>::max());
+  }
+}
+
 }  // namespace
 
 const std::vector<const char*>& config_keys() {
-  static const std::vector<const char*> keys = {"name",
-                                                "channels",
-                                                "kernels",
-                                                "perception_layers",
-                                                "perception_connections",
-                                                "update_layers",
-                                                "update_connections",
-                                                "height",
-                                                "width",
-                                                "steps",
-                                                "batch",
-                                                "epochs",
-                                                "lr",
-                                                "adam_eps",
-                                                "adam_beta1",
-                                                "adam_beta2",
-                                                "weight_decay",
-                                                "periodic",
-                                                "async",
-                                                "fire_rate",
-                                                "loss_channels",
-                                                "loss_steps",
-                                                "seed",
-                                                "random_streams",
-                                                "stop_when_solved",
-                                                "recipe",
-                                                "starts",
-                                                "halving",
-                                                "budget_epochs",
-                                                "budget_minutes",
-                                                "sharpen_to",
-                                                "sharpen_start",
-                                                "sharpen_end",
-                                                "noise",
-                                                "noise_start",
-                                                "noise_end",
-                                                "repair",
-                                                "gates",
-                                                "harden",
-                                                "harden_start",
-                                                "harden_end",
-                                                "grad_norm"};
+  static const std::vector<const char*> keys = [] {
+    std::vector<const char*> all;
+    for (const Setting& s : training_settings()) all.push_back(s.key);
+    return all;
+  }();
   return keys;
 }
 
 nlohmann::json config_to_json(const ExperimentConfig& c) {
-  return {
+  nlohmann::json j = {
       {"name", c.name},
       {"channels", c.channels},
       {"kernels", c.kernels},
@@ -130,40 +123,21 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
       {"update_connections", connection_names(c.update_connections)},
       {"height", c.height},
       {"width", c.width},
-      {"steps", c.steps},
-      {"batch", c.batch},
-      {"epochs", c.epochs},
-      {"lr", c.learning_rate},
-      {"adam_eps", c.adam_eps},
-      {"adam_beta1", c.adam_beta1},
-      {"adam_beta2", c.adam_beta2},
-      {"weight_decay", c.weight_decay},
-      {"periodic", c.periodic},
-      {"async", c.async},
-      {"fire_rate", c.fire_rate},
       {"loss_channels", c.loss_channels},
-      {"seed", c.seed},
       {"random_streams", c.random_streams == RandomStreams::kJax ? "jax" : "dlca"},
-      {"stop_when_solved", c.stop_when_solved},
       {"recipe", recipe_name(c.recipe)},
       {"starts", c.starts},
-      {"sharpen_to", c.sharpen_to},
-      {"sharpen_start", c.sharpen_start},
-      {"sharpen_end", c.sharpen_end},
-      {"noise", c.noise},
-      {"noise_start", c.noise_start},
-      {"noise_end", c.noise_end},
-      {"repair", c.repair},
       {"gates", gate_kind_name(c.gates)},
-      {"loss_steps", c.loss_steps},  // absent in files written before it: 1
-      {"halving", c.halving},        // absent before: false, and no budget
-      {"budget_epochs", c.budget_epochs},
-      {"budget_minutes", c.budget_minutes},
-      {"harden", c.harden},  // absent in files written before it: 0, off
-      {"harden_start", c.harden_start},
-      {"harden_end", c.harden_end},
-      {"grad_norm", c.grad_norm},  // absent before: false
   };
+  // (Keys added since the first files, such as loss_steps, halving, harden and grad_norm, are
+  // absent in older files: config_from_json then keeps ExperimentConfig's defaults, which are off.)
+  for (const Setting& s : training_settings())
+    std::visit(
+        [&](auto field) {
+          if constexpr (!std::is_same_v<decltype(field), std::monostate>) j[s.key] = c.*field;
+        },
+        s.field);
+  return j;
 }
 
 namespace {
@@ -191,40 +165,26 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   c.update_connections = read_connections(json, "update_connections", {});
   read_integer(json, "height", c.height, 1);
   read_integer(json, "width", c.width, 1);
-  read_integer(json, "steps", c.steps, 1);
-  read_integer(json, "batch", c.batch, 1);
-  read_integer(json, "epochs", c.epochs, 1);
-  read_float(json, "lr", c.learning_rate);
-  read_float(json, "adam_eps", c.adam_eps);
-  read_float(json, "adam_beta1", c.adam_beta1, 0, 1);
-  read_float(json, "adam_beta2", c.adam_beta2, 0, 1);
-  read_float(json, "weight_decay", c.weight_decay, 0, 1);
-  read(json, "periodic", c.periodic);
-  read(json, "async", c.async);
-  read_float(json, "fire_rate", c.fire_rate, 0, 1);
   read_integers(json, "loss_channels", c.loss_channels, 0);
-  read_integer(json, "loss_steps", c.loss_steps, 1);
-  read_integer(json, "seed", c.seed, 0);
   std::string streams = "jax";  // the default, as ExperimentConfig's
   read(json, "random_streams", streams);
   if (streams != "dlca" && streams != "jax")
     throw ConfigError(
         fmt::format("random_streams: must be \"dlca\" or \"jax\", got \"{}\"", streams));
   c.random_streams = streams == "jax" ? RandomStreams::kJax : RandomStreams::kDlca;
-  // A recipe gives starts, stop_when_solved and repair their values unless the file sets them.
+  // A recipe gives starts, stop_when_solved, repair and halving their values unless the file sets
+  // them (read below, with every setting that has a field).
   std::string recipe = recipe_name(c.recipe);
   read(json, "recipe", recipe);
-  c.recipe = parse_recipe(recipe);
-  const RecipeDefaults defaults = recipe_defaults(c.recipe);
-  c.starts = defaults.starts;
-  c.stop_when_solved = defaults.stop_when_solved;
-  c.repair = defaults.repair;
-  c.halving = defaults.halving;
-  read_integer(json, "stop_when_solved", c.stop_when_solved, 0);
+  use_recipe(c, parse_recipe(recipe));
+  for (const Setting& s : training_settings()) {
+    if (!json.contains(s.key)) continue;
+    if (s.given) c.given.*s.given = true;
+    std::visit([&](auto field) { read_setting(json, s, c, field); }, s.field);
+  }
   // "starts": a count is that many candidates, without halving unless "halving" says so; "auto" is
   // 4 at once with successive halving (--starts auto), whatever "halving" says.
-  if (json.contains("starts")) c.halving = false;
-  read(json, "halving", c.halving);
+  if (json.contains("starts") && !json.contains("halving")) c.halving = false;
   if (json.contains("starts") && json.at("starts") == "auto") {
     if (!c.halving && json.contains("halving"))
       throw ConfigError("halving: false contradicts \"starts\": \"auto\"");
@@ -236,26 +196,9 @@ ExperimentConfig config_from_json(const nlohmann::json& json) {
   } else {
     read_integer(json, "starts", c.starts, 1);
   }
-  read_integer(json, "budget_epochs", c.budget_epochs, 0);
-  read_float(json, "budget_minutes", c.budget_minutes);
-  read_float(json, "sharpen_to", c.sharpen_to, 0, 1);
-  read_integer(json, "sharpen_start", c.sharpen_start, 0);
-  read_integer(json, "sharpen_end", c.sharpen_end, 0);
-  read_float(json, "noise", c.noise);
-  read_integer(json, "noise_start", c.noise_start, 0);
-  read_integer(json, "noise_end", c.noise_end, 0);
-  read(json, "repair", c.repair);
-  read_integer(json, "harden", c.harden, 0);
-  read_integer(json, "harden_start", c.harden_start, 0);
-  read_integer(json, "harden_end", c.harden_end, 0);
-  read(json, "grad_norm", c.grad_norm);
   std::string gates = gate_kind_name(c.gates);
   read(json, "gates", gates);
   c.gates = parse_gate_kind(gates);
-  c.given.adam_eps = json.contains("adam_eps");
-  c.given.gates = json.contains("gates");
-  c.given.starts = json.contains("starts") || json.contains("halving");
-  for (const char* key : kScheduleKeys) c.given.schedule = c.given.schedule || json.contains(key);
   validate(c);
   return c;
 }

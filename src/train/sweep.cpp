@@ -28,6 +28,7 @@
 #include "dlca/core/median.hpp"
 #include "dlca/core/memory_budget.hpp"
 #include "dlca/core/model.hpp"
+#include "dlca/core/training_settings.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
@@ -293,35 +294,33 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
     if (!keys.insert(s.key).second)
       throw ConfigError(fmt::format("--set {}: given twice (list its values in one --set)", s.key));
   }
-  // A recipe gives starts, stop_when_solved and repair their values unless they are set explicitly.
-  const auto use_recipe = [&](nlohmann::json& json, const nlohmann::json& recipe) {
-    json["recipe"] = recipe;
-    for (const char* key : kRecipeKeys)
-      if (!keys.count(key)) json.erase(key);
-    if (spec_.stop_when_solved) json["stop_when_solved"] = *spec_.stop_when_solved;
-  };
-  nlohmann::json base = config_to_json(experiment_.config);
-  drop_recipe_filled_keys(base, experiment_.config.given);  // given again only by --set
-  if (spec_.epochs) base["epochs"] = *spec_.epochs;
-  if (!spec_.recipe.empty()) use_recipe(base, spec_.recipe);
-  if (spec_.stop_when_solved) base["stop_when_solved"] = *spec_.stop_when_solved;
-  // The grid, first setting slowest: each combination's options text and configuration.
-  std::vector<std::pair<std::string, nlohmann::json>> grid = {{"", base}};
+  // Each combination's settings, first --set slowest, as settings given on top of the experiment's
+  // configuration (apply_settings: a recipe's values for starts, stop_when_solved, repair and
+  // halving unless those are given too), with the sweep's own --epochs, --recipe and
+  // --stop-when-solved.
+  nlohmann::json own = nlohmann::json::object();
+  if (spec_.epochs) own["epochs"] = *spec_.epochs;
+  if (!spec_.recipe.empty()) own["recipe"] = spec_.recipe;
+  if (spec_.stop_when_solved) own["stop_when_solved"] = *spec_.stop_when_solved;
+  std::vector<std::pair<std::string, nlohmann::json>> grid = {{"", own}};
   for (const SweepSetting& s : spec_.settings) {
     std::vector<std::pair<std::string, nlohmann::json>> next;
-    for (const auto& [options, json] : grid)
+    for (const auto& [options, given] : grid)
       for (const std::string& value : s.values) {
-        nlohmann::json changed = json;
-        if (s.key == "recipe")
-          use_recipe(changed, typed_value(value));
-        else
-          changed[s.key] = typed_value(value);
-        // A count of starts is that many, without halving, unless halving is set too.
-        if (s.key == "starts" && !keys.count("halving")) changed.erase("halving");
+        nlohmann::json changed = given;
+        changed[s.key] = typed_value(value);
         next.emplace_back(
             fmt::format("{}{}{}={}", options, options.empty() ? "" : ";", s.key, value), changed);
       }
     grid = std::move(next);
+  }
+  // (given again only by --set)
+  nlohmann::json base = config_to_json(experiment_.config);
+  drop_recipe_filled_keys(base, experiment_.config.given);
+  for (auto& [options, json] : grid) {
+    nlohmann::json given = std::move(json);
+    json = base;
+    apply_settings(json, given);
   }
   // Files are named after their options when the names are distinct and short enough for any file
   // system (255 bytes with "_seed<20 digits>.json"), else o0, o1, ... (sweep.json maps them).

@@ -8,7 +8,7 @@ set(f_model ${PROJECT_SOURCE_DIR}/tests/data/model_v2_checkerboard.json)
 # A loss channel past the target's planes was trained toward an all-zero target (soft loss ~0,
 # and dlca run then found half the cells wrong).
 dlca_cli_test(hostile.fourth.image_loss_channel_without_target sh -c "${make_png} t.png 8 8 8 0 2 && \
-  ${expect} --status 2 '^train_image: invalid configuration: loss_channels: channel 1 has no target \\(the target has 1 plane, channel 0\\)$' \
+  ${expect} --status 2 '^train_image: invalid configuration: --loss-channels: channel 1 has no target \\(the target has 1 plane, channel 0\\)$' \
   ${image} --target t.png --size 8 --channels 8 --steps 1 --epochs 1 --loss-channels 1")
 dlca_cli_test(hostile.fourth.checkerboard_loss_channel_without_target sh -c "tr -d ' \\n' < ${f_tiny} | \
   sed 's/\"loss_channels\":\\[0\\]/\"loss_channels\":[1]/' > e.json && grep -q 'channels\":\\[1\\]' e.json && ${expect} \

@@ -22,10 +22,10 @@ set_tests_properties(gates.input_wise_resumes_exactly PROPERTIES PASS_REGULAR_EX
   "^same parameters\n$")
 # Logit noise and sharpening have no input-wise counterpart: refused by name.
 dlca_cli_test(gates.input_wise_no_noise ${expect} --status 2
-  "^train_checkerboard: invalid configuration: noise: acts on softmax logits: not available with inputwise gates"
+  "^train_checkerboard: invalid configuration: --noise: acts on softmax logits: not available with inputwise gates"
   ${g_train} --gates inputwise --noise 0.1 --epochs 2)
 dlca_cli_test(gates.input_wise_no_sharpening ${expect} --status 2
-  "invalid configuration: sharpen_to: acts on softmax logits"
+  "invalid configuration: --sharpen-to: acts on softmax logits"
   ${g_train} --gates inputwise --sharpen-to 0.5 --sharpen-start 1 --sharpen-end 2 --epochs 2)
 dlca_cli_test(gates.unknown_kind ${expect} --status 2 "--gates: .*sigmoid" ${g_train} --gates sigmoid)
 # robust takes input-wise gates for the checkerboard (and says so), not when --gates is given, and

@@ -55,6 +55,11 @@ constexpr RecipeDefaults recipe_defaults(Recipe recipe) {
 
 inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "repair", "halving"};
 
+struct ExperimentConfig;
+// Sets the configuration's recipe and the values it gives starts, halving, stop_when_solved and
+// repair (those given explicitly are set after it).
+void use_recipe(ExperimentConfig& config, Recipe recipe);
+
 // How a gate's op is parametrised while training (docs/training.md, "Input-wise gates").
 // kSoftmax: the notebook's 16 logits, one per op, mixed by their softmax. kInputWise: 4 angles, one
 // per input pattern (a, b) = 00, 01, 10, 11 (Light DLGN's input-wise parametrisation): the soft

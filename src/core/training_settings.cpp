@@ -1,0 +1,178 @@
+// The table of training settings (training_settings.hpp): keys, options, ranges, fields and help,
+// and what every front end does with it (applying given settings, naming options in errors).
+#include "dlca/core/training_settings.hpp"
+
+#include <array>
+#include <regex>
+
+namespace dlca {
+
+namespace {
+
+using C = ExperimentConfig;
+using R = SettingRange;
+constexpr SettingScope kEvery = SettingScope::kEveryProgram;
+constexpr SettingScope kSome = SettingScope::kSomePrograms;
+constexpr SettingScope kFiles = SettingScope::kFilesOnly;
+constexpr std::monostate kByHand;
+
+static_assert(kAutoStarts == 4, "the help of --starts says 4");
+static_assert(kMaxHardenStages == 16, "the range of harden says 16");
+
+// The order of every program's options in --help, and of the keys of a configuration.
+const std::array kSettings = {
+    // The network, grid and task: from an experiment's preset or file.
+    Setting{"name", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"channels", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"kernels", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"perception_layers", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"perception_connections", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"update_layers", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"update_connections", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"height", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"width", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"steps", "--steps", kSome, &C::steps, R::kPositiveInteger, 0, 0, nullptr,
+            "CA steps per rollout"},
+    Setting{"batch", "--batch", kSome, &C::batch, R::kPositiveInteger, 0, 0, nullptr,
+            "random initial grids per epoch"},
+    // Training.
+    Setting{"epochs", "--epochs", kEvery, &C::epochs, R::kPositiveInteger, 0, 0, nullptr,
+            "optimizer steps"},
+    Setting{"lr", "--lr", kEvery, &C::learning_rate, R::kPositiveNumber, 0, 0, nullptr,
+            "AdamW learning rate"},
+    Setting{"adam_eps", "--adam-eps", kEvery, &C::adam_eps, R::kRate, 0, 0, &GivenOptions::adam_eps,
+            "AdamW's epsilon, added to the root of the second moment, from 1.2e-38 to 1 (the "
+            "notebook: 1e-8; smaller lets tiny gradients take whole steps)",
+            false},
+    Setting{"adam_beta1", "--adam-beta1", kEvery, &C::adam_beta1, R::kDecayRate, 0, 0, nullptr,
+            "AdamW's decay rate of the first moment, from 0 to below 1"},
+    Setting{"adam_beta2", "--adam-beta2", kEvery, &C::adam_beta2, R::kDecayRate, 0, 0, nullptr,
+            "AdamW's decay rate of the second moment, from 0 to below 1"},
+    Setting{"weight_decay", "--weight-decay", kEvery, &C::weight_decay, R::kNumberFromTo, 0, 1,
+            nullptr, "AdamW's decoupled weight decay on every logit, from 0 to 1"},
+    Setting{"periodic", nullptr, kFiles, &C::periodic, R::kSwitch},
+    Setting{"async", nullptr, kFiles, &C::async, R::kSwitch},
+    Setting{"fire_rate", "--fire-rate", kSome, &C::fire_rate, R::kRate, 0, 0, nullptr,
+            "probability that a cell updates in an async step"},
+    Setting{"loss_channels", "--loss-channels", kSome, kByHand, R::kOther, 0, 0, nullptr,
+            "channels compared with the target", false},
+    Setting{"loss_steps", "--loss-steps", kEvery, &C::loss_steps, R::kPositiveInteger, 0, 0,
+            nullptr,
+            "grow and stay: compare the last N states with the target, not only the last (with "
+            "--steps T+N-1 the picture grown by step T must stay until T+N-1)"},
+    Setting{"seed", "--seed", kEvery, &C::seed, R::kNonNegativeInteger, 0, 0, nullptr,
+            "seed for wiring, data and masks"},
+    Setting{"random_streams", "--random-streams", kEvery, kByHand, R::kOther, 0, 0, nullptr,
+            "jax: the notebook's JAX threefry streams (its exact wiring and data for a seed); "
+            "dlca: dlca's own streams (any 64-bit seed)"},
+    // How to train: the recipe, then what it fills in unless given.
+    Setting{"recipe", "--recipe", kEvery, kByHand, R::kOther, 0, 0, nullptr,
+            "robust (the default): stop at the first epoch with hard loss 0 and keep those "
+            "parameters, repair an unsolved circuit; for checkerboards and Game of Life --starts "
+            "auto (4 at a time, successive halving) and input-wise gates, for an image target 4 "
+            "starts to the end, noise and sharpening over the second half of the epochs; paper: "
+            "the notebook's recipe, bit for bit (docs/training.md, \"Training recipes\")"},
+    Setting{"gates", "--gates", kEvery, kByHand, R::kOther, 0, 0, &GivenOptions::gates,
+            "how each gate is trained: softmax (the notebook's 16 logits, one per op) or "
+            "inputwise (4 angles, one per input pattern: larger gradients at the pass-through "
+            "start; no --noise or --sharpen-to); default: inputwise with robust for "
+            "checkerboards and Game of Life, else softmax (docs/training.md, \"Training "
+            "recipes\")"},
+    Setting{"starts", "--starts", kEvery, kByHand, R::kOther, 0, 0, &GivenOptions::starts,
+            "candidates trained side by side from seeds derived from --seed; the first to solve "
+            "is kept (1 = a plain run); auto: 4 at a time with successive halving (a candidate "
+            "lagging the better half at a quarter or half of its epochs stops, a new start takes "
+            "its place) until one solves or --budget runs out (default: robust's, auto; 4 for an "
+            "image target)"},
+    Setting{"halving", nullptr, kFiles, &C::halving, R::kSwitch, 0, 0, &GivenOptions::starts},
+    Setting{"budget_epochs", "--budget", kEvery, &C::budget_epochs, R::kNonNegativeInteger, 0, 0,
+            nullptr,
+            "--starts auto: epochs of candidates trained in all before the run ends unsolved (0, "
+            "the default: starts x --epochs, the cost of that many full starts)",
+            false},
+    Setting{"budget_minutes", "--budget-minutes", kEvery, &C::budget_minutes, R::kNumberFromTo, 0,
+            1e6, nullptr,
+            "--starts auto: wall minutes before the run ends unsolved (as well as --budget; the "
+            "run then depends on the machine's speed)",
+            false},
+    Setting{"stop_when_solved", "--stop-when-solved", kEvery, &C::stop_when_solved,
+            R::kNonNegativeInteger, 0, 0, nullptr,
+            "stop once the hard loss has been 0 for N consecutive epochs (0 = never)"},
+    // Schedules over the epochs: sharpening, noise and hardening.
+    Setting{"sharpen_to", "--sharpen-to", kEvery, &C::sharpen_to, R::kRate, 0, 0,
+            &GivenOptions::schedule,
+            "forward-only sharpening: the forward pass's final temperature, in (0, 1] (1 = off); "
+            "the gradient still flows through the undivided softmax"},
+    Setting{"sharpen_start", "--sharpen-start", kEvery, &C::sharpen_start, R::kNonNegativeInteger,
+            0, 0, &GivenOptions::schedule,
+            "epoch where the forward temperature starts falling from 1"},
+    Setting{"sharpen_end", "--sharpen-end", kEvery, &C::sharpen_end, R::kNonNegativeInteger, 0, 0,
+            &GivenOptions::schedule,
+            "epoch where it reaches --sharpen-to (geometrically) and stays"},
+    Setting{"noise", "--noise", kEvery, &C::noise, R::kNumberFromTo, 0, 100,
+            &GivenOptions::schedule,
+            "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch (0 = off)"},
+    Setting{"noise_start", "--noise-start", kEvery, &C::noise_start, R::kNonNegativeInteger, 0, 0,
+            &GivenOptions::schedule, "epoch from which --noise applies"},
+    Setting{"noise_end", "--noise-end", kEvery, &C::noise_end, R::kNonNegativeInteger, 0, 0,
+            &GivenOptions::schedule, "epoch from which --noise stops (0 = it never stops)"},
+    Setting{"harden", "--harden", kEvery, &C::harden, R::kIntegerFromTo, 0, 16, nullptr,
+            "progressive hardening: in N stages spread evenly from --harden-start to "
+            "--harden-end, fix the most confident free gates to their hard op (1/2, 3/4, 7/8, ... "
+            "of all gates after each stage) while the others train on (0 = off)"},
+    Setting{"harden_start", "--harden-start", kEvery, &C::harden_start, R::kNonNegativeInteger, 0,
+            0, nullptr, "epoch of the first hardening stage"},
+    Setting{"harden_end", "--harden-end", kEvery, &C::harden_end, R::kNonNegativeInteger, 0, 0,
+            nullptr, "epoch that ends the hardening stages (0 = the run's --epochs)"},
+    Setting{"grad_norm", "--grad-norm", kEvery, &C::grad_norm, R::kSwitch, 0, 0, nullptr,
+            "divide each layer's gradient by its L2 norm before AdamW (as the Growing NCA "
+            "notebooks do; off in the notebook's recipe)"},
+    Setting{"repair", "--repair", kEvery, &C::repair, R::kSwitch, 0, 0, nullptr,
+            "when training ends with hard loss above 0, try each uncertain gate's other likely ops "
+            "one at a time, keeping changes that lower it; the circuit is kept only if it reaches "
+            "0 (--no-repair: not even with --recipe robust)"},
+};
+
+}  // namespace
+
+std::span<const Setting> training_settings() { return kSettings; }
+
+const Setting* find_setting(std::string_view key) {
+  for (const Setting& s : kSettings)
+    if (key == s.key) return &s;
+  return nullptr;
+}
+
+void apply_settings(nlohmann::json& config, const nlohmann::json& given) {
+  if (given.contains("recipe")) {
+    config["recipe"] = given.at("recipe");
+    for (const char* key : kRecipeKeys)  // the recipe's values, unless given
+      if (!given.contains(key)) config.erase(key);
+  }
+  if (given.contains("starts") && !given.contains("halving")) config.erase("halving");
+  for (const auto& [key, value] : given.items())
+    if (key != "recipe") config[key] = value;
+}
+
+std::string with_option_names(const std::string& message,
+                              const std::function<bool(const Setting&)>& offered) {
+  const auto named = [&](const Setting& s) { return s.option && (!offered || offered(s)); };
+  std::string text = message;
+  // The leading key, as validate() and the JSON reader put it ("lr: ...", "loss_channels[2]: ...").
+  for (const Setting& s : kSettings)
+    if (named(s) && text.starts_with(s.key) &&
+        (text.size() == std::string_view(s.key).size() ||
+         std::string_view(":[ ").find(text[std::string_view(s.key).size()]) !=
+             std::string_view::npos)) {
+      text = s.option + text.substr(std::string_view(s.key).size());
+      break;
+    }
+  // Other settings the message cites with their value in brackets ("after sharpen_start (5)").
+  for (const Setting& s : kSettings)
+    if (named(s))
+      text = std::regex_replace(text, std::regex(std::string("\\b") + s.key + " \\("),
+                                std::string(s.option) + " (");
+  return text;
+}
+
+}  // namespace dlca
