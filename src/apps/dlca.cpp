@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
   for (const Subcommand& s : subcommands) {
     if (chosen != s.name) continue;
     const std::vector<std::string> rest = app.get_subcommand(s.name)->remaining();
-    if (!s.tool) return train(rest);
-    return run_tool(s.tool, std::string("dlca ") + s.name, rest);
+    return dlca::apps::with_planted_failure(
+        s.tool ? run_tool(s.tool, std::string("dlca ") + s.name, rest) : train(rest));
   }
   return dlca::cli::kExitUsage;
 }

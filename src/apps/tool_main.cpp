@@ -6,5 +6,5 @@
 
 int main(int argc, char** argv) {
   dlca::ignore_closed_pipes();
-  return dlca::apps::DLCA_TOOL(argc, argv, DLCA_TOOL_NAME);
+  return dlca::apps::with_planted_failure(dlca::apps::DLCA_TOOL(argc, argv, DLCA_TOOL_NAME));
 }

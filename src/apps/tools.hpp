@@ -4,7 +4,16 @@
 // Each returns the exit status: 0 success, 1 failure while running, 2 bad usage.
 #pragma once
 
+#include <cstdlib>
+
 namespace dlca::apps {
+
+// The test suite's check that its command-line tests can fail (tests/CMakeLists.txt,
+// cli.planted_failures_fail): with DLCA_TEST_PLANTED_FAILURE set, a program that succeeded exits 1
+// after all its work, and every test of a sample must then fail.
+inline int with_planted_failure(int status) {
+  return status == 0 && std::getenv("DLCA_TEST_PLANTED_FAILURE") ? 1 : status;
+}
 
 int train_experiment(int argc, char** argv, const char* program);  // dlca train NAME|FILE
 int train_checkerboard(int argc, char** argv, const char* program);

@@ -1,0 +1,296 @@
+// A training run between its rounds (training_loop.hpp): candidates, the stop when solved, the
+// repair of an unsolved run and its summary.
+#include "train/training_loop.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "dlca/circuits/circuit.hpp"
+#include "dlca/core/median.hpp"
+#include "dlca/io/stop_signals.hpp"
+#include "dlca/train/model_file.hpp"
+#include "dlca/train/multi_start.hpp"
+#include "dlca/train/training_setup.hpp"
+
+namespace dlca {
+
+namespace {
+
+// A trainer's state as its checkpoint holds it, with the --tile-cells the run was given.
+TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_cells) {
+  TrainingState state = training_state_of(trainer);
+  state.tile_cells = tile_cells;
+  return state;
+}
+
+// The summary line of one repair tried.
+std::string repair_line(const RepairReport& report, std::optional<size_t> start, bool works,
+                        int64_t budget) {
+  return fmt::format(
+      "repair{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
+      start ? fmt::format(" of start {}", *start) : std::string(), report.hard_loss_before,
+      report.hard_loss_after,
+      report.batches > 1 ? fmt::format(" over {} batches", report.batches) : std::string(),
+      report.changes.size(), report.changes.size() == 1 ? "" : "s", report.evaluations,
+      report.seconds,
+      works                         ? ": applied"
+      : report.hard_loss_after == 0 ? ": not the whole task, not applied"
+      : report.stopped              ? ": stopped, nothing changed"
+      : report.out_of_budget
+          ? fmt::format(": not solved within its budget ({} rollouts), nothing changed", budget)
+          : ": not solved, nothing changed");
+}
+
+// Tries to repair the candidates' hard circuits, lowest last hard loss first, and applies the
+// first repair that reaches hard loss 0 on the whole task; returns that candidate. None is tried
+// when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips it.
+std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
+                                        std::span<const size_t> starts, bool name_starts,
+                                        int threads, const std::function<bool()>& stop,
+                                        RepairOutcome& outcome) {
+  std::vector<size_t> order(candidates.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  const auto last_hard = [&](size_t k) {
+    const auto& h = candidates[k]->history();
+    return h.empty() ? 0.0 : h.back().hard_loss;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return last_hard(a) < last_hard(b); });
+  if (order.empty() || last_hard(order[0]) == 0) return std::nullopt;
+  for (size_t k : order) {
+    if (stop()) {
+      outcome.stopped = true;
+      break;
+    }
+    Trainer& candidate = *candidates[k];
+    const int64_t budget = repair_budget(candidate.model().config.epochs);
+    const RepairReport report = candidate.search_repair(
+        RepairSettings{.max_evaluations = budget, .threads = threads, .stop = stop});
+    outcome.stopped = report.stopped;
+    bool works = report.hard_loss_after == 0;
+    if (works) {
+      Model repaired = candidate.model();
+      apply_repair(report.changes, repaired.config.gates, repaired.logits);
+      works = candidate.task().solved_by(repaired);
+    }
+    outcome.lines.push_back(
+        repair_line(report, name_starts ? std::optional(starts[k]) : std::nullopt, works, budget));
+    outcome.record = {{"start", starts[k]},
+                      {"hard_loss_before", report.hard_loss_before},
+                      {"hard_loss_after", report.hard_loss_after},
+                      {"gates_changed", report.changes.size()},
+                      {"hard_rollouts", report.evaluations},
+                      {"batches", report.batches},
+                      {"seconds", report.seconds},
+                      {"out_of_budget", report.out_of_budget},
+                      {"applied", works}};
+    if (works) {
+      candidate.apply_repair(report);
+      return k;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+MultiStartRecord multi_start_record(std::span<Trainer* const> candidates, uint64_t run_seed,
+                                    size_t chosen, bool settled, std::optional<int> tile_cells,
+                                    const HalvingRecord* halving) {
+  MultiStartRecord record;
+  record.run_seed = run_seed;
+  record.starts = int(candidates.size());
+  record.chosen = int(chosen);
+  if (settled) {
+    record.solved_epoch = candidates[chosen]->epoch();
+    return record;
+  }
+  if (halving) record.halving = *halving;
+  for (size_t k = 0; k < candidates.size(); ++k)
+    if (candidates[k])  // (a halving run holds some starts no longer)
+      record.candidates.push_back({int(k), start_seed(run_seed, int(k)),
+                                   candidates[k]->model().logits,
+                                   checkpoint_state(*candidates[k], tile_cells)});
+  return record;
+}
+
+TrainingLoop::TrainingLoop(std::span<Trainer* const> first_candidates,
+                           const ExperimentConfig& run_config, const TrainingRunOptions& options,
+                           CandidatePool::AddStart add_start,
+                           CandidatePool::ReleaseStart release_start,
+                           const HalvingRecord* resumed_halving)
+    : options_(options),
+      run_seed_(run_config.seed),
+      recipe_(run_config.recipe),
+      repair_asked_(run_config.repair),
+      pool_(first_candidates, run_config, options.epochs, std::move(add_start),
+            std::move(release_start), resumed_halving),
+      arena_(arena_concurrency(options.threads)) {
+  // A resumed run shows its leading candidate (also when no epoch is left to train), else start 0.
+  chosen_ = pool_.choosable().empty() ? 0 : pool_.leading();
+  experiment_ = chosen().model().config.name;
+  resumed_from_epoch_ = chosen().epoch();
+  several_ = first_candidates.size() > 1 || pool_.halving();
+  solved_window_ = chosen().model().config.stop_when_solved;
+  count_streaks();
+}
+
+double TrainingLoop::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+// The zero streaks of the candidates new since the last call (a resumed run's history too).
+void TrainingLoop::count_streaks() {
+  for (size_t k = zero_streak_.size(); k < pool_.size(); ++k) {
+    zero_streak_.push_back(0);
+    if (!pool_.all()[k]) continue;  // (a start a resumed halving run no longer holds)
+    for (const EpochStats& e : pool_.at(k).history())
+      zero_streak_[k] = e.hard_loss == 0 ? zero_streak_[k] + 1 : 0;
+    // A solved stop takes back the update of the epoch that solved: its parameters are kept.
+    if (solved_window_ > 0) pool_.at(k).keep_undo_state(true);
+  }
+}
+
+std::vector<std::pair<size_t, std::string>> TrainingLoop::train_round(
+    const std::function<std::string(const std::string&)>& keep_log) {
+  const auto round_start = std::chrono::steady_clock::now();
+  const CandidateRound round = pool_.train_round(arena_);
+  round_ms_.push_back(
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - round_start)
+          .count());
+  // The last candidate diverged: the epochs before show where it went wrong.
+  if (!round.diverged.empty() && pool_.none_left())
+    throw TrainingDiverged(keep_log(round.diverged.front().second));
+  for (const auto& [k, stats] : round.trained) {
+    zero_streak_[k] = stats.hard_loss == 0 ? zero_streak_[k] + 1 : 0;
+    if (solved_window_ == 0 || solved_by_ || zero_streak_[k] < solved_window_) continue;
+    // Solved: the epoch's update is taken back, so that the parameters kept are the ones that
+    // scored 0, if the task agrees that they do all of it; if not, the epoch is run again (the
+    // same epoch gives the same result) and training goes on.
+    Trainer& candidate = pool_.at(k);
+    candidate.undo_last_epoch();
+    if (candidate.task().solved_by(candidate.model()))
+      solved_by_ = k;
+    else
+      candidate.run_epoch();
+  }
+  if (!solved()) pool_.settle_round(round, elapsed());
+  count_streaks();
+  // (Only new starts that have not trained yet, when the others all stopped this round: the one
+  // shown stays until they have.)
+  has_shown_ = solved() || !pool_.choosable().empty();
+  if (solved_by_)
+    chosen_ = *solved_by_;
+  else if (has_shown_)
+    chosen_ = pool_.leading();
+  if (has_shown_) ++rounds_;
+  return std::vector<std::pair<size_t, std::string>>(round.diverged.begin(), round.diverged.end());
+}
+
+EpochStats TrainingLoop::shown_epoch() const {
+  // (The epoch a solved stop took back, else the last: no copy of the whole history a round.)
+  return chosen().undone_epoch() ? *chosen().undone_epoch() : chosen().history().back();
+}
+
+int64_t TrainingLoop::tick() const {
+  return pool_.halving() ? rounds_ : chosen().epoch() - resumed_from_epoch_;
+}
+
+std::string TrainingLoop::which() const {
+  std::string text;
+  if (several_) text = fmt::format("  start {}/{}", chosen_, pool_.size());
+  if (pool_.halving())
+    text += fmt::format("  budget {:.0f}%",
+                        100.0 * double(pool_.epochs_used()) / double(pool_.budget_epochs()));
+  return text;
+}
+
+double TrainingLoop::seconds_left() const {
+  const double now = elapsed();
+  if (pool_.halving())
+    return now / double(pool_.epochs_used()) *
+           double(std::max<int64_t>(0, pool_.budget_epochs() - pool_.epochs_used()));
+  const int64_t done = chosen().epoch();
+  return now / double(std::max<int64_t>(1, done - resumed_from_epoch_)) *
+         double(options_.epochs - done);
+}
+
+RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop) {
+  // Stopped (Ctrl-C, the caller) while a candidate still had epochs to train.
+  cut_short_ = pool_.training() && !solved();
+  if (!pool_.all()[chosen_])  // the one shown was released: a candidate that can be chosen instead
+    chosen_ = pool_.choosable().empty() ? pool_.size() - 1 : pool_.leading();
+  // Stopped before it found a repair, the run is interrupted: it did not do all it was asked.
+  RepairOutcome outcome;
+  if (!repair_asked_ || solved() || cut_short_) return outcome;
+  const std::vector<size_t> starts = pool_.choosable();
+  std::vector<Trainer*> kept;
+  for (const size_t k : starts) kept.push_back(&pool_.at(k));
+  if (const auto k = repair_candidates(kept, starts, several_, options_.threads, stop, outcome)) {
+    chosen_ = starts[*k];
+    repaired_ = true;
+  }
+  return outcome;
+}
+
+TrainingSummary TrainingLoop::summarize(
+    const std::string& backend_name, const RepairOutcome& repair, bool handle_signals,
+    const std::function<nlohmann::json(const Model&)>& evaluate) const {
+  TrainingSummary summary;
+  summary.experiment = experiment_;
+  summary.backend = backend_name;
+  summary.recipe = recipe_name(recipe_);
+  summary.resumed_from_epoch = resumed_from_epoch_;
+  summary.repair = repair.record;
+  summary.stop_signal = handle_signals ? StopSignals::signal_number() : 0;
+  const std::vector<EpochStats> history = measured();
+  std::vector<double> epoch_ms;
+  for (const EpochStats& e : history) {
+    if (e.hard_loss == 0 && !summary.first_zero_epoch) summary.first_zero_epoch = e.epoch;
+    if (e.epoch >= summary.resumed_from_epoch) epoch_ms.push_back(e.milliseconds);
+  }
+  summary.stopped_when_solved = solved();
+  summary.interrupted = cut_short_ || repair.stopped;
+  summary.epochs = chosen().epoch();
+  summary.chosen_start = int(chosen_);
+  summary.starts = int(pool_.size());
+  summary.start_seed = several_ ? start_seed(run_seed_, int(chosen_)) : run_seed_;
+  if (several_) summary.candidates = pool_.record();
+  if (pool_.halving()) summary.halving = pool_.halving_record();
+  if (!history.empty()) {
+    summary.final_soft_loss = history.back().soft_loss;
+    summary.final_hard_loss = history.back().hard_loss;
+  }
+  if (repaired_) {
+    summary.final_hard_loss = 0;
+    if (!summary.first_zero_epoch) summary.first_zero_epoch = summary.epochs;
+  }
+  const Model& model = chosen().model();
+  summary.active_gates = active_gate_count(model);
+  summary.logits_checksum = dlca::logits_checksum(model.logits);
+  summary.pruned_gates = int(prune(model).gates.size());
+  summary.wall_seconds = elapsed();
+  // Several candidates: the time of an epoch of them all, what the run costs per epoch.
+  summary.median_epoch_ms = several_ ? median(round_ms_) : median(epoch_ms);
+  const auto ops = hard_ops(model);
+  summary.perception_op_counts.assign(kNumOps, 0);
+  summary.update_op_counts.assign(kNumOps, 0);
+  for (int g = 0; g < model.num_gates(); ++g)
+    ++(g < model.num_perception_gates() ? summary.perception_op_counts
+                                        : summary.update_op_counts)[ops[g]];
+  if (evaluate) summary.extra = evaluate(model);
+  return summary;
+}
+
+std::string TrainingLoop::checkpoint_text() const {
+  const TrainingState state = checkpoint_state(chosen(), options_.tile_cells);
+  if (!several_) return model_file_text(chosen().model(), &state);
+  const HalvingRecord halving = pool_.halving_record();
+  const MultiStartRecord record =
+      multi_start_record(pool_.all(), run_seed_, chosen_, solved() || repaired_,
+                         options_.tile_cells, pool_.halving() ? &halving : nullptr);
+  return model_file_text(chosen().model(), &state, &record);
+}
+
+}  // namespace dlca
