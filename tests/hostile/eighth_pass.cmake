@@ -24,6 +24,16 @@ dlca_cli_test(hostile.eighth.run_image_model_other_size sh -c "${e_image_model} 
 set_tests_properties(hostile.eighth.run_image_model_other_size PROPERTIES PASS_REGULAR_EXPRESSION
   "^error against the model's target: not counted \\(the model's image target is 16x16, the grid 40x40\\)\n")
 
+# A model trained on channels other than 0..m-1: dlca run says why its error is not counted, and
+# refuses --csv, which needs it (the plan of a run, made before any work).
+dlca_cli_test(run.model_target_other_channels sh -c "$<TARGET_FILE:train_image> --preset colored_g \
+  --recipe paper --steps 2 --epochs 1 --threads 1 --loss-channels 2 --quiet --save lc.json \
+  > /dev/null && ${e_run} --model lc.json --steps 1 --threads 1 | head -n 1 && ${expect} --status 2 \
+  '^dlca_run: --csv: dlca run counts a target.s first channels, and the model was trained on \
+channel 2: leave --csv out' ${e_run} --model lc.json --steps 1 --csv e.csv && test ! -e e.csv")
+set_tests_properties(run.model_target_other_channels PROPERTIES PASS_REGULAR_EXPRESSION
+  "^error against the model's target: not counted \\(dlca run counts a target's first channels, and the model was trained on channel 2\\)\nok: exit 2")
+
 # dlca run kept its whole --csv in memory, outside the --max-memory estimate (20 million steps on a
 # 3x3 grid: 288 MB against --max-memory 64M); it is streamed to its temporary now, 64 KiB at a time.
 dlca_cli_test(hostile.eighth.run_csv_streamed sh -c "${e_run} --model ${CMAKE_CURRENT_SOURCE_DIR}/data/model_v2_checkerboard.json \
