@@ -24,27 +24,12 @@
 #include "vulkan/training_layout.hpp"
 #include "vulkan_context.hpp"
 
-// SPIR-V of shaders/*.comp, generated at build time by glslangValidator.
-#include "adamw.spv.h"
-#include "backward_level.spv.h"
-#include "forward_level.spv.h"
+// SPIR-V of shaders/*.comp, generated at build time by glslangValidator: the training pipelines'
+// table (generated from src/vulkan/CMakeLists.txt) and the fused step kernels, made per plan.
 #include "fused_backward.spv.h"
 #include "fused_forward.spv.h"
 #include "fused_hard.spv.h"
-#include "gate_coefficients.spv.h"
-#include "gather_patches.spv.h"
-#include "hard_gather.spv.h"
-#include "hard_level.spv.h"
-#include "hard_write.spv.h"
-#include "logit_gradient.spv.h"
-#include "loss.spv.h"
-#include "patch_gradient.spv.h"
-#include "perception_backward.spv.h"
-#include "perception_forward.spv.h"
-#include "reduce_gate_sums.spv.h"
-#include "scatter_state_gradient.spv.h"
-#include "tensor_norm.spv.h"
-#include "write_state.spv.h"
+#include "training_shaders.h"
 
 namespace dlca {
 
@@ -63,26 +48,8 @@ constexpr uint64_t kDefaultChunkBytes = uint64_t(1) << 30;
 constexpr uint32_t kMaxTile = 64;
 constexpr uint32_t kMaxFusedBackwardGroups = 512;
 
-enum Pipeline {
-  kGather,
-  kForward,
-  kWrite,
-  kLoss,
-  kBackward,
-  kPatchGradient,
-  kScatter,
-  kReduce,
-  kHardGather,
-  kHardLevel,
-  kHardWrite,
-  kGateCoefficients,
-  kLogitGradient,
-  kAdamW,
-  kTensorNorm,
-  kPerceptionForward,
-  kPerceptionBackward,
-  kPipelineCount
-};
+using namespace training_shaders;  // enum Pipeline, one per training shader, and their code
+
 // The fused step kernels' pipelines, made per plan (their tile sizes are specialization constants).
 enum FusedPipeline { kFusedForward, kFusedHard, kFusedBackward, kFusedPipelineCount };
 
@@ -177,27 +144,8 @@ struct VulkanBackend::Impl : DevicePopulation {
       : options(with_environment(o)),
         instance(o.validation),
         device(instance, o.device, kBindingCount, sizeof(Push)) {
-    const std::array<std::pair<const uint32_t*, size_t>, kPipelineCount> code = {{
-        {gather_patches_spv, sizeof(gather_patches_spv)},
-        {forward_level_spv, sizeof(forward_level_spv)},
-        {write_state_spv, sizeof(write_state_spv)},
-        {loss_spv, sizeof(loss_spv)},
-        {backward_level_spv, sizeof(backward_level_spv)},
-        {patch_gradient_spv, sizeof(patch_gradient_spv)},
-        {scatter_state_gradient_spv, sizeof(scatter_state_gradient_spv)},
-        {reduce_gate_sums_spv, sizeof(reduce_gate_sums_spv)},
-        {hard_gather_spv, sizeof(hard_gather_spv)},
-        {hard_level_spv, sizeof(hard_level_spv)},
-        {hard_write_spv, sizeof(hard_write_spv)},
-        {gate_coefficients_spv, sizeof(gate_coefficients_spv)},
-        {logit_gradient_spv, sizeof(logit_gradient_spv)},
-        {adamw_spv, sizeof(adamw_spv)},
-        {tensor_norm_spv, sizeof(tensor_norm_spv)},
-        {perception_forward_spv, sizeof(perception_forward_spv)},
-        {perception_backward_spv, sizeof(perception_backward_spv)},
-    }};
-    for (size_t i = 0; i < code.size(); ++i)
-      pipelines[i] = device.create_pipeline(code[i].first, code[i].second);
+    for (size_t i = 0; i < kPipelineCount; ++i)
+      pipelines[i] = device.create_pipeline(kShaderCode[i].words, kShaderCode[i].bytes);
     if (device.timestamps()) {
       auto info = vk::make<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
       info.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -531,14 +479,14 @@ void VulkanBackend::Impl::record_inputs(vk::Recorder& r, int flags) {
 // when they fit its y dimension).
 void VulkanBackend::Impl::record_forward_chunk(vk::Recorder& r, const Push& push) {
   const uint32_t C = uint32_t(key->channels * candidates);
-  r.pass(pipelines[kGather], push, uint64_t(9) * C * push.cell_count);
+  r.pass(pipelines[kGatherPatches], push, uint64_t(9) * C * push.cell_count);
   for (size_t l = 0; l < levels.size(); ++l) {
     if (fuse_perception() && l < perception_levels) {
       if (l == 0)
         r.grid(pipelines[kPerceptionForward], push, groups_for(push.cell_count), perception_trees);
       continue;
     }
-    r.level(pipelines[kForward], push, levels[l], kGroupSize);
+    r.level(pipelines[kForwardLevel], push, levels[l], kGroupSize);
   }
 }
 
@@ -573,7 +521,7 @@ void VulkanBackend::Impl::record_rollout(vk::Recorder& r, bool hard) {
           continue;
         }
         record_forward_chunk(r, push);
-        r.pass(pipelines[kWrite], push, uint64_t(C) * push.cell_count);
+        r.pass(pipelines[kWriteState], push, uint64_t(C) * push.cell_count);
       }
     }
     // The hard states alternate: each one in the loss window is scored as soon as it exists.
@@ -620,7 +568,7 @@ void VulkanBackend::Impl::record_backward(vk::Recorder& r) {
       }
       record_forward_chunk(r, push);
       for (size_t l = levels.size(); l-- > (fuse_perception() ? perception_levels : 0);)
-        r.level(pipelines[kBackward], push, levels[l], kGroupSize);
+        r.level(pipelines[kBackwardLevel], push, levels[l], kGroupSize);
       if (fuse_perception())
         r.grid(pipelines[kPerceptionBackward], push, groups_for(push.cell_count), perception_trees);
       r.pass(pipelines[kPatchGradient], push, uint64_t(9) * C * push.cell_count);
@@ -630,13 +578,13 @@ void VulkanBackend::Impl::record_backward(vk::Recorder& r) {
       push.step = step_flag(s);
       push.d_out = d_out;
       push.d_in = d_in;
-      r.pass(pipelines[kScatter], push, uint64_t(C) * cells);
+      r.pass(pipelines[kScatterStateGradient], push, uint64_t(C) * cells);
       // A state of the loss window before the last: its loss's gradient joins here.
       if (s >= first_loss_state()) record_loss(r, false, s, uint32_t(s) * S, kLossAdd, d_in);
       std::swap(d_out, d_in);
     }
   }
-  r.pass(pipelines[kReduce], base_push(), uint64_t(num_gates));
+  r.pass(pipelines[kReduceGateSums], base_push(), uint64_t(num_gates));
 }
 
 // The logit gradient from the gate sums, and AdamW on the device's logits and moments.
@@ -644,7 +592,7 @@ void VulkanBackend::Impl::record_optimizer(vk::Recorder& r, int flags) {
   r.pass(pipelines[kLogitGradient], base_push(), uint64_t(num_gates));
   if (flags & kGradNorm) r.grid(pipelines[kTensorNorm], base_push(), tensors, uint32_t(candidates));
   // Enough invocations for 16 logits a gate; with input-wise gates those past 4 a gate return.
-  r.pass(pipelines[kAdamW], base_push(), uint64_t(num_gates) * kNumOps);
+  r.pass(pipelines[kAdamw], base_push(), uint64_t(num_gates) * kNumOps);
 }
 
 // The results to the staging buffer, visible to the host: losses, gate sums, final state, the
