@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dlca/io/file_lock.hpp"
 #include "dlca/train/experiment_file.hpp"
 
 namespace dlca {
@@ -119,7 +120,7 @@ class Sweep {
   std::vector<SweepRun> runs_;
   std::vector<std::string> combinations_;  // options text per combination
   std::vector<std::optional<SweepRow>> rows_;
-  std::shared_ptr<int> lock_;  // the descriptor of DIR/.lock, locked while the sweep is open
+  std::shared_ptr<FileLock> lock_;  // DIR/.lock, locked while the sweep is open
 };
 
 // One line per finished run for the progress output.
