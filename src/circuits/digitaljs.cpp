@@ -68,146 +68,165 @@ int number_after(const std::string& id, const std::string& prefix) {
   return n;
 }
 
-}  // namespace
+// A DigitalJS file read into a Circuit, in stages: the JSON, its devices, its connectors, the
+// negated inputs of stock DigitalJS folded into their gates, and the gates in evaluation order.
+class DigitalJsReader {
+ public:
+  explicit DigitalJsReader(const std::string& path) : path_(path) {}
 
-Circuit load_digitaljs(const std::string& path) {
-  const std::string text = read_file(path, kMaxModelFileBytes);  // what a model file may be
-  nlohmann::json j;
-  try {
-    j = parse_json_text(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw FileError(path + ": malformed JSON (" + plain_error_text(e) + ")");
-  } catch (const JsonTextError& e) {
-    throw FileError(path + ": " + e.what());
+  Circuit read() {
+    parse();
+    read_devices();
+    read_connectors();
+    fold_negated_inputs();
+    return circuit_in_order();
   }
-  const auto fail = [&](const std::string& why) { return FileError(path + ": " + why); };
-  if (!j.is_object() || !j.contains("devices") || !j.contains("connectors") ||
-      !j["devices"].is_object() || !j["connectors"].is_array())
-    throw fail("not a DigitalJS circuit (needs 'devices' and 'connectors')");
-  if (j.contains("subcircuits") && !(j["subcircuits"].is_object() && j["subcircuits"].empty()))
-    throw fail("subcircuits: not supported (dlca reads flat circuits of 1-bit gates)");
 
-  std::map<std::string, std::string> type;
-  std::map<std::string, int> op;  // gates and constants: the 16-op index
-  int channels = 0;
-  for (const auto& [id, device] : j["devices"].items()) {
-    if (!device.is_object() || !device.contains("type"))
-      throw fail("device '" + id + "' has no type");
-    if (!device["type"].is_string())
-      throw fail("device '" + id + "': type must be a string, got " + brief_json(device["type"]));
-    type[id] = device["type"].get<std::string>();
-    if (device.contains("bits") && device["bits"] != 1)
-      throw fail("device '" + id + "' has " + brief_json(device["bits"]) +
-                 " bits (only 1-bit devices)");
-    if (type[id] == "Output") {
-      const int c = number_after(id, "o_");
-      if (c < 0 || id != "o_" + std::to_string(c))  // o_00 would be a second output o_0
-        throw fail("output '" + id + "' is not named o_<channel>");
-      channels = std::max(channels, c + 1);
-    } else if (type[id] == "Button") {
-      if (number_after(id, "i_") < 0)
-        throw fail("input '" + id + "' is not named i_<9*channel+position>");
-    } else if (type[id] == "Constant") {  // stock DigitalJS: "constant" is "0" when absent
-      const nlohmann::json value = device.value("constant", nlohmann::json("0"));
-      if (value != "0" && value != "1")
-        throw fail("device '" + id + "': constant must be \"0\" or \"1\" (1-bit constants), got " +
-                   brief_json(value));
-      op[id] = value == "1" ? kOpTrue : kOpFalse;
-    } else if (op_of_type(type[id]) < 0) {
-      throw fail("device '" + id + "' has unsupported type '" + type[id] + "'");
-    } else if (gate_arity(op_of_type(type[id])) > 0 && device.contains("inputs") &&
-               device["inputs"] != gate_arity(op_of_type(type[id]))) {  // constants: ignored
-      throw fail(fmt::format("device '{}' has {} inputs (a {} has {})", id,
-                             brief_json(device["inputs"]), type[id],
-                             gate_arity(op_of_type(type[id]))));
-    } else {
-      op[id] = op_of_type(type[id]);
+ private:
+  FileError fail(const std::string& why) const { return FileError(path_ + ": " + why); }
+
+  void parse() {
+    const std::string text = read_file(path_, kMaxModelFileBytes);  // what a model file may be
+    try {
+      j_ = parse_json_text(text);
+    } catch (const nlohmann::json::exception& e) {
+      throw FileError(path_ + ": malformed JSON (" + plain_error_text(e) + ")");
+    } catch (const JsonTextError& e) {
+      throw FileError(path_ + ": " + e.what());
     }
+    if (!j_.is_object() || !j_.contains("devices") || !j_.contains("connectors") ||
+        !j_["devices"].is_object() || !j_["connectors"].is_array())
+      throw fail("not a DigitalJS circuit (needs 'devices' and 'connectors')");
+    if (j_.contains("subcircuits") && !(j_["subcircuits"].is_object() && j_["subcircuits"].empty()))
+      throw fail("subcircuits: not supported (dlca reads flat circuits of 1-bit gates)");
   }
-  if (channels == 0) throw fail("no outputs");
-  if (channels > kMaxChannels)
-    throw fail(fmt::format("{} channels (outputs up to o_{}); circuits have at most {}", channels,
-                           channels - 1, kMaxChannels));
+
+  // Each device's type, and for gates and constants their op; the channels from the outputs.
+  void read_devices() {
+    for (const auto& [id, device] : j_["devices"].items()) {
+      if (!device.is_object() || !device.contains("type"))
+        throw fail("device '" + id + "' has no type");
+      if (!device["type"].is_string())
+        throw fail("device '" + id + "': type must be a string, got " + brief_json(device["type"]));
+      const std::string& t = type_[id] = device["type"].get<std::string>();
+      if (device.contains("bits") && device["bits"] != 1)
+        throw fail("device '" + id + "' has " + brief_json(device["bits"]) +
+                   " bits (only 1-bit devices)");
+      if (t == "Output") {
+        const int c = number_after(id, "o_");
+        if (c < 0 || id != "o_" + std::to_string(c))  // o_00 would be a second output o_0
+          throw fail("output '" + id + "' is not named o_<channel>");
+        channels_ = std::max(channels_, c + 1);
+      } else if (t == "Button") {
+        if (number_after(id, "i_") < 0)
+          throw fail("input '" + id + "' is not named i_<9*channel+position>");
+      } else if (t == "Constant") {  // stock DigitalJS: "constant" is "0" when absent
+        const nlohmann::json value = device.value("constant", nlohmann::json("0"));
+        if (value != "0" && value != "1")
+          throw fail("device '" + id +
+                     "': constant must be \"0\" or \"1\" (1-bit constants), got " +
+                     brief_json(value));
+        op_[id] = value == "1" ? kOpTrue : kOpFalse;
+      } else if (op_of_type(t) < 0) {
+        throw fail("device '" + id + "' has unsupported type '" + t + "'");
+      } else if (gate_arity(op_of_type(t)) > 0 && device.contains("inputs") &&
+                 device["inputs"] != gate_arity(op_of_type(t))) {  // constants: ignored
+        throw fail(fmt::format("device '{}' has {} inputs (a {} has {})", id,
+                               brief_json(device["inputs"]), t, gate_arity(op_of_type(t))));
+      } else {
+        op_[id] = op_of_type(t);
+      }
+    }
+    if (channels_ == 0) throw fail("no outputs");
+    if (channels_ > kMaxChannels)
+      throw fail(fmt::format("{} channels (outputs up to o_{}); circuits have at most {}",
+                             channels_, channels_ - 1, kMaxChannels));
+  }
 
   // The input ports of a device: Outputs read "in", Buttons and constants read nothing.
-  const auto ports_of = [&](const std::string& id) -> std::vector<std::string> {
-    if (type[id] == "Output") return {"in"};
-    if (type[id] == "Button") return {};
-    const int arity = gate_arity(op.at(id));
+  std::vector<std::string> ports_of(const std::string& id) const {
+    const std::string& t = type_.at(id);
+    if (t == "Output") return {"in"};
+    if (t == "Button") return {};
+    const int arity = gate_arity(op_.at(id));
     return arity == 2   ? std::vector<std::string>{"in1", "in2"}
            : arity == 1 ? std::vector<std::string>{"in"}
                         : std::vector<std::string>{};
-  };
-  std::map<std::pair<std::string, std::string>, std::string> driver;  // (device, port) -> device
-  for (const auto& wire : j["connectors"]) {
-    std::string from, from_port, to, port;
-    try {
-      from = wire.at("from").at("id");
-      from_port = wire.at("from").at("port");
-      to = wire.at("to").at("id");
-      port = wire.at("to").at("port");
-    } catch (const nlohmann::json::exception&) {
-      throw fail("malformed connector");
-    }
-    for (const std::string* end : {&from, &to})
-      if (!type.count(*end))
-        throw fail("a connector names device '" + *end + "', which does not exist");
-    if (type[from] == "Output")
-      throw fail("output '" + from + "' drives '" + to + "' (an Output device has no output port)");
-    if (from_port != "out")
-      throw fail("a connector leaves '" + from + "' from port '" + from_port + "' (only 'out')");
-    const std::vector<std::string> ports = ports_of(to);
-    if (std::find(ports.begin(), ports.end(), port) == ports.end())
-      throw fail(type[to] == "Button"
-                     ? "input '" + to + "' is driven by '" + from + "' (a Button has no input port)"
-                     : "a connector reaches port '" + port + "' of '" + to + "', a " + type[to] +
-                           " without that port");
-    auto [it, fresh] = driver.emplace(std::make_pair(to, port), from);
-    // The same wire twice is harmless (the circuits published with the paper repeat some).
-    if (!fresh && it->second != from) throw fail("input " + to + "." + port + " has two drivers");
   }
-  // Every input port of every device is connected, whether or not an output reaches it.
-  for (const auto& [id, t] : type)
-    for (const std::string& port : ports_of(id))
-      if (!driver.count({id, port})) throw fail("input " + id + "." + port + " is not connected");
+
+  // Who drives each input port; every input port of every device is connected, whether or not
+  // an output reaches it.
+  void read_connectors() {
+    for (const auto& wire : j_["connectors"]) {
+      std::string from, from_port, to, port;
+      try {
+        from = wire.at("from").at("id");
+        from_port = wire.at("from").at("port");
+        to = wire.at("to").at("id");
+        port = wire.at("to").at("port");
+      } catch (const nlohmann::json::exception&) {
+        throw fail("malformed connector");
+      }
+      for (const std::string* end : {&from, &to})
+        if (!type_.count(*end))
+          throw fail("a connector names device '" + *end + "', which does not exist");
+      if (type_[from] == "Output")
+        throw fail("output '" + from + "' drives '" + to +
+                   "' (an Output device has no output port)");
+      if (from_port != "out")
+        throw fail("a connector leaves '" + from + "' from port '" + from_port + "' (only 'out')");
+      const std::vector<std::string> ports = ports_of(to);
+      if (std::find(ports.begin(), ports.end(), port) == ports.end())
+        throw fail(type_[to] == "Button" ? "input '" + to + "' is driven by '" + from +
+                                               "' (a Button has no input port)"
+                                         : "a connector reaches port '" + port + "' of '" + to +
+                                               "', a " + type_[to] + " without that port");
+      auto [it, fresh] = driver_.emplace(std::make_pair(to, port), from);
+      // The same wire twice is harmless (the circuits published with the paper repeat some).
+      if (!fresh && it->second != from) throw fail("input " + to + "." + port + " has two drivers");
+    }
+    for (const auto& [id, t] : type_)
+      for (const std::string& port : ports_of(id))
+        if (!driver_.count({id, port}))
+          throw fail("input " + id + "." + port + " is not connected");
+  }
+
   // A Not that the stock export put before a negated input, driving nothing else, is part of its
   // gate: the gate reads the Not's input, and the Not is left out.
-  std::map<std::string, int> fan_out;
-  for (const auto& entry : driver) ++fan_out[entry.second];
-  std::vector<std::string> folded;
-  for (const auto& [id, t] : type)
-    for (const NegatedInput& n : kNegatedInputs) {
-      const std::string port = "in" + std::to_string(n.port), not_id = not_device_id(id, n.port);
-      const auto not_device = type.find(not_id);
-      if (t != n.type || op.at(id) != op_of_type(t) || driver.at({id, port}) != not_id ||
-          not_device == type.end() || not_device->second != "Not" || fan_out[not_id] != 1)
-        continue;
-      driver[{id, port}] = driver.at({not_id, "in"});
-      op[id] = n.op;
-      folded.push_back(not_id);
-    }
-  for (const std::string& id : folded) type.erase(id);
+  void fold_negated_inputs() {
+    std::map<std::string, int> fan_out;
+    for (const auto& entry : driver_) ++fan_out[entry.second];
+    std::vector<std::string> folded;
+    for (const auto& [id, t] : type_)
+      for (const NegatedInput& n : kNegatedInputs) {
+        const std::string port = "in" + std::to_string(n.port), not_id = not_device_id(id, n.port);
+        const auto not_device = type_.find(not_id);
+        if (t != n.type || op_.at(id) != op_of_type(t) || driver_.at({id, port}) != not_id ||
+            not_device == type_.end() || not_device->second != "Not" || fan_out[not_id] != 1)
+          continue;
+        driver_[{id, port}] = driver_.at({not_id, "in"});
+        op_[id] = n.op;
+        folded.push_back(not_id);
+      }
+    for (const std::string& id : folded) type_.erase(id);
+  }
 
-  Circuit out;
-  out.channels = channels;
-  std::map<std::string, uint32_t> signal;  // device -> its signal
-  std::map<std::string, int> state;        // 1 = on the DFS stack, 2 = done
   // The signal of a finished device: a Button's input, or a new gate after its inputs' gates.
-  const auto finish = [&](const std::string& id, bool emit) {
+  void finish(const std::string& id, bool emit) {
     uint32_t result = 0;
-    if (type[id] == "Button") {
+    if (type_[id] == "Button") {
       const int n = number_after(id, "i_");
-      if (n / 9 >= channels)
+      if (n / 9 >= channels_)
         throw fail("input '" + id + "' reads channel " + std::to_string(n / 9) +
-                   " but the circuit has " + std::to_string(channels) + " outputs");
+                   " but the circuit has " + std::to_string(channels_) + " outputs");
       result = Circuit::input(n / 9, n % 9);
     } else if (emit) {
       CircuitGate gate;
-      gate.op = uint8_t(op.at(id));
+      gate.op = uint8_t(op_.at(id));
       const std::vector<std::string> ports = ports_of(id);
-      if (!ports.empty()) gate.a = gate.b = signal.at(driver.at({id, ports[0]}));
-      if (ports.size() == 2) gate.b = signal.at(driver.at({id, ports[1]}));
-      const auto& device = j["devices"][id];
+      if (!ports.empty()) gate.a = gate.b = signal_.at(driver_.at({id, ports[0]}));
+      if (ports.size() == 2) gate.b = signal_.at(driver_.at({id, ports[1]}));
+      const auto& device = j_["devices"][id];
       if (device.contains("label") && device["label"].is_string())
         gate.label = device["label"].get<std::string>();
       // Ids l_{layer}_{index}, as published; other ids keep layer and index 0.
@@ -217,21 +236,22 @@ Circuit load_digitaljs(const std::string& path) {
         gate.layer = number_after(id.substr(0, sep), "l_");
         gate.index = number_after(id.substr(sep), "_");
       }
-      result = out.num_inputs() + uint32_t(out.gates.size());
-      out.gates.push_back(std::move(gate));
+      result = out_.num_inputs() + uint32_t(out_.gates.size());
+      out_.gates.push_back(std::move(gate));
     }
-    state[id] = 2;
-    signal[id] = result;
-  };
-  // Depth-first from `root`, inputs in port order before the device itself, so that gates come out
-  // in evaluation order; an explicit stack (device, next port), so any depth is fine. Devices that
-  // no output reaches are walked with emit = false: checked for cycles, left out of the circuit.
-  const auto walk = [&](const std::string& root, bool emit) {
+    state_[id] = 2;
+    signal_[id] = result;
+  }
+
+  // Depth-first from `root`, inputs in port order before the device itself, so that gates come
+  // out in evaluation order; an explicit stack (device, next port), so any depth is fine. Devices
+  // that no output reaches are walked with emit = false: checked for cycles, left out.
+  void walk(const std::string& root, bool emit) {
     std::vector<std::pair<std::string, size_t>> stack;
     const auto enter = [&](const std::string& id) {
-      if (state[id] == 2) return;
-      if (state[id] == 1) throw fail("the circuit has a cycle through '" + id + "'");
-      state[id] = 1;
+      if (state_[id] == 2) return;
+      if (state_[id] == 1) throw fail("the circuit has a cycle through '" + id + "'");
+      state_[id] = 1;
       stack.emplace_back(id, 0);
     };
     enter(root);
@@ -239,7 +259,7 @@ Circuit load_digitaljs(const std::string& path) {
       auto& [id, next_port] = stack.back();
       const std::vector<std::string> ports = ports_of(id);
       if (next_port < ports.size()) {
-        const std::string input = driver.at({id, ports[next_port++]});
+        const std::string input = driver_.at({id, ports[next_port++]});
         enter(input);
       } else {
         const std::string done = id;
@@ -247,19 +267,37 @@ Circuit load_digitaljs(const std::string& path) {
         finish(done, emit);
       }
     }
-  };
-  for (int c = 0; c < channels; ++c) {
-    const std::string id = "o_" + std::to_string(c);
-    if (!type.count(id) || type[id] != "Output") throw fail("output " + id + " is missing");
-    const std::string& source = driver.at({id, "in"});
-    walk(source, true);
-    out.outputs.push_back(signal.at(source));
-    state[id] = 2;
   }
-  for (const auto& [id, t] : type)
-    if (t != "Output") walk(id, false);
-  return out;
-}
+
+  Circuit circuit_in_order() {
+    out_.channels = channels_;
+    for (int c = 0; c < channels_; ++c) {
+      const std::string id = "o_" + std::to_string(c);
+      if (!type_.count(id) || type_[id] != "Output") throw fail("output " + id + " is missing");
+      const std::string& source = driver_.at({id, "in"});
+      walk(source, true);
+      out_.outputs.push_back(signal_.at(source));
+      state_[id] = 2;
+    }
+    for (const auto& [id, t] : type_)
+      if (t != "Output") walk(id, false);
+    return std::move(out_);
+  }
+
+  const std::string path_;
+  nlohmann::json j_;
+  std::map<std::string, std::string> type_;
+  std::map<std::string, int> op_;  // gates and constants: the 16-op index
+  int channels_ = 0;
+  std::map<std::pair<std::string, std::string>, std::string> driver_;  // (device, port) -> device
+  Circuit out_;
+  std::map<std::string, uint32_t> signal_;  // device -> its signal
+  std::map<std::string, int> state_;        // 1 = on the DFS stack, 2 = done
+};
+
+}  // namespace
+
+Circuit load_digitaljs(const std::string& path) { return DigitalJsReader(path).read(); }
 
 std::string circuit_to_digitaljs(const Circuit& circuit, DigitalJsFormat format) {
   nlohmann::ordered_json devices = nlohmann::ordered_json::object();

@@ -158,7 +158,10 @@ void use_recipe(ExperimentConfig& config, Recipe recipe) {
   config.halving = defaults.halving;
 }
 
-void validate(const ExperimentConfig& c) {
+namespace {
+
+// Sizes, multi-start and the halving budget.
+void validate_run(const ExperimentConfig& c) {
   require_positive("channels", c.channels);
   require_positive("kernels", c.kernels);
   require_positive("height", c.height);
@@ -176,6 +179,10 @@ void validate(const ExperimentConfig& c) {
   if (!c.halving && (c.budget_epochs != 0 || c.budget_minutes != 0.0f))
     reject(c.budget_epochs != 0 ? "budget_epochs" : "budget_minutes",
            "has no effect without halving (--starts auto)");
+}
+
+// The schedules over the epochs: sharpening, logit noise, progressive hardening.
+void validate_schedules(const ExperimentConfig& c) {
   if (!(c.sharpen_to > 0.0f && c.sharpen_to <= 1.0f))
     reject("sharpen_to", fmt::format("must be in (0, 1] (1: no sharpening), got {}", c.sharpen_to));
   if (c.sharpen_start < 0)
@@ -223,6 +230,10 @@ void validate(const ExperimentConfig& c) {
   if (c.gates == GateKind::kInputWise && (c.noise != 0.0f || c.sharpen_to != 1.0f))
     reject(c.noise != 0.0f ? "noise" : "sharpen_to",
            "acts on softmax logits: not available with inputwise gates");
+}
+
+// The stop rule, AdamW and the asynchronous fire rate.
+void validate_optimizer(const ExperimentConfig& c) {
   if (c.stop_when_solved < 0)
     reject("stop_when_solved", fmt::format("must be non-negative, got {}", c.stop_when_solved));
   if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))
@@ -250,6 +261,10 @@ void validate(const ExperimentConfig& c) {
     reject("fire_rate", fmt::format("has no effect without async (a synchronous step updates "
                                     "every cell), got {} with async false",
                                     c.fire_rate));
+}
+
+// The grid and the network: sizes, layers and their wiring.
+void validate_network(const ExperimentConfig& c) {
   if ((long long)c.height * c.width * c.batch > (1LL << 26))
     reject("height", "grid cells times batch exceed 2^26");
 
@@ -300,7 +315,10 @@ void validate(const ExperimentConfig& c) {
   for (size_t l = 1; l < c.update_layers.size(); ++l)
     validate_layer(fmt::format("update_layers[{}]", l), c.update_connections[l - 1],
                    c.update_layers[l - 1], c.update_layers[l], false);
+}
 
+// What the model file of a run holds, the random streams and the loss.
+void validate_files_and_loss(const ExperimentConfig& c) {
   if (const uint64_t bytes = checkpoint_bytes_estimate(c); bytes > kMaxModelFileBytes) {
     const uint64_t one_candidate = bytes / (c.starts > 1 ? uint64_t(c.starts) + 1 : 1);
     reject(uint64_t(c.epochs) * 40 * 2 > one_candidate ? "epochs"  // the history is most of it
@@ -325,6 +343,16 @@ void validate(const ExperimentConfig& c) {
     if (!seen.insert(ch).second)
       reject("loss_channels", fmt::format("channel {} is listed twice", ch));
   }
+}
+
+}  // namespace
+
+void validate(const ExperimentConfig& c) {
+  validate_run(c);
+  validate_schedules(c);
+  validate_optimizer(c);
+  validate_network(c);
+  validate_files_and_loss(c);
 }
 
 void require_target_planes(const ExperimentConfig& c, int planes) {
