@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Does an early soft loss predict when a run solves? (issue 32, lever 4; RESULTS.md, "Does an
-early loss predict a solve?"). Trains single-start checkerboard runs with robust's input-wise
+"""Does an early soft loss predict when a run solves? (issue 32, lever 4; results/log/training.md,
+"Does an early loss predict a solve?"). Trains single-start checkerboard runs with robust's input-wise
 gates, no repair, stopped at the first hard loss 0, for seeds FIRST..LAST, and writes each run's
 per-epoch soft and hard loss and first-zero epoch as JSON.
 

@@ -53,13 +53,14 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
   if (c.recipe != Recipe::kRobust) return c;
   if (!grown_from_fixed_start) {
     // Measured on the synchronous and asynchronous checkerboard and Game of Life: input-wise gates
-    // solve every seed tried in fewer epochs than softmax gates (RESULTS.md, "Input-wise gates").
+    // solve every seed tried in fewer epochs than softmax gates (results/log/training.md,
+    // "Input-wise gates").
     if (!c.given.gates && c.noise == 0.0f && c.sharpen_to == 1.0f) c.gates = GateKind::kInputWise;
     return c;
   }
   // Measured on the colored G: four starts that all train to the end solve more seeds, sooner,
   // than halving, whose rungs at a quarter and half of the epochs come before the noise and
-  // sharpening that solve it (RESULTS.md, "Starts that stop early").
+  // sharpening that solve it (results/log/training.md, "Starts that stop early").
   if (!c.given.starts) c.halving = false;
   // Measured on the colored G and the lizard: AdamW's epsilon far below the gradients of these
   // deep, long rollouts lets every logit take whole steps (docs/training.md, "Training recipes").

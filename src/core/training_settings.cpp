@@ -2,8 +2,9 @@
 // and what every front end does with it (applying given settings, naming options in errors).
 #include "dlca/core/training_settings.hpp"
 
+#include <algorithm>
 #include <array>
-#include <regex>
+#include <cctype>
 
 namespace dlca {
 
@@ -133,6 +134,24 @@ const std::array kSettings = {
             "0 (--no-repair: not even with --recipe robust)"},
 };
 
+// `text` with every "KEY (" that starts a word written "OPTION (".
+std::string cited_with_option(const std::string& text, std::string_view key,
+                              std::string_view option) {
+  const std::string cited = std::string(key) + " (";
+  const auto in_word = [](char c) {
+    return std::isalnum((unsigned char)c) || c == '_' || c == '-';
+  };
+  std::string out;
+  size_t from = 0;
+  for (size_t at = text.find(cited); at != std::string::npos;
+       at = text.find(cited, std::max(at + 1, from))) {
+    if (at > 0 && in_word(text[at - 1])) continue;
+    out.append(text, from, at - from).append(option).append(" (");
+    from = at + cited.size();
+  }
+  return out.append(text, from);
+}
+
 }  // namespace
 
 std::span<const Setting> training_settings() { return kSettings; }
@@ -169,9 +188,7 @@ std::string with_option_names(const std::string& message,
     }
   // Other settings the message cites with their value in brackets ("after sharpen_start (5)").
   for (const Setting& s : kSettings)
-    if (named(s))
-      text = std::regex_replace(text, std::regex(std::string("\\b") + s.key + " \\("),
-                                std::string(s.option) + " (");
+    if (named(s)) text = cited_with_option(text, s.key, s.option);
   return text;
 }
 

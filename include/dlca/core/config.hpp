@@ -46,7 +46,8 @@ struct RecipeDefaults {
 };
 // robust: candidates 4 at a time with successive halving (--starts auto), stop at the first epoch
 // whose hard loss is 0 (its parameters are the ones kept), and repair the circuit when no
-// candidate solved. Measured in RESULTS.md ("Training recipes", "Starts that stop early").
+// candidate solved. Measured in results/log/training.md ("Training recipes", "Starts that stop
+// early").
 constexpr RecipeDefaults recipe_defaults(Recipe recipe) {
   if (recipe == Recipe::kRobust)
     return {.starts = kAutoStarts, .stop_when_solved = 1, .repair = true, .halving = true};

@@ -38,8 +38,8 @@ struct CandidateRound {
 
 // Successive halving's rungs for candidates of `epochs` epochs: a quarter and half of them, in
 // order, without repeats, those before kMinRungEpoch left out (every candidate still sits on the
-// plateau of its pass-through start there: RESULTS.md, "Does an early loss predict a solve?"). A
-// run of fewer than 4 x kMinRungEpoch epochs has none: its starts all train to the end.
+// plateau of its pass-through start there: results/log/training.md, "Does an early loss predict a
+// solve?"). A run of fewer than 4 x kMinRungEpoch epochs has none: its starts all train to the end.
 inline constexpr int64_t kMinRungEpoch = 20;
 std::vector<int64_t> halving_rungs(int64_t epochs);
 // A candidate's score at a rung: its mean soft loss over the last tenth of the epochs up to it (at

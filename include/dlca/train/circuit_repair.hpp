@@ -50,7 +50,8 @@ struct RepairReport {
 };
 
 // The hard rollouts a training run's repair may spend on one candidate: twice the run's epochs, at
-// least 1000 (the repairs that worked in RESULTS.md took 89 and 1547 for 236- and 800-epoch runs).
+// least 1000 (the repairs that worked in results/log/training.md took 89 and 1547 for 236- and
+// 800-epoch runs).
 inline int64_t repair_budget(int64_t epochs) { return std::max<int64_t>(1000, 2 * epochs); }
 
 // One batch of the hard rollouts the repair scores circuits with: synchronous when masks is null.
