@@ -101,7 +101,7 @@ TEST_CASE("impossible configurations are rejected by field") {
                       c.learning_rate = 2;
                       c.weight_decay = 0.5f;
                     }),
-                    "weight_decay: times lr must be below 1"));
+                    "weight_decay: its product with lr must be below 1"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = -0.5f; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise = INFINITY; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise_start = -2; }), "noise_start"));

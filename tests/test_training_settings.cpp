@@ -21,6 +21,7 @@ TEST_CASE("the settings table: keys and options once each, the configuration's k
     if (s.option) CHECK_MESSAGE(options.insert(s.option).second, s.option);
     CHECK_MESSAGE((s.scope == SettingScope::kFilesOnly) == (s.option == nullptr), s.key);
     CHECK_MESSAGE(find_setting(s.key) == &s, s.key);
+    CHECK_MESSAGE(std::string(s.help).size() > 8, s.key);  // (what dlca.settings() says of it)
     // A range the readers act on, for every setting with a field; none for those read by hand.
     const bool by_hand = std::holds_alternative<std::monostate>(s.field);
     CHECK_MESSAGE(by_hand == (s.range == SettingRange::kOther), s.key);
@@ -107,25 +108,34 @@ TEST_CASE("errors reworded with the command line's option names") {
         "--harden-start: must be at least 1");
   CHECK(with_option_names("sharpen_end: must not be before sharpen_start (5), got 2") ==
         "--sharpen-end: must not be before --sharpen-start (5), got 2");
+  CHECK(with_option_names("harden_end: 3 stages need at least 3 epochs from harden_start (10) to "
+                          "harden_end") ==
+        "--harden-end: 3 stages need at least 3 epochs from --harden-start (10) to --harden-end");
   CHECK(with_option_names("lr: must be a positive finite number, got 0") ==
         "--lr: must be a positive finite number, got 0");
   CHECK(with_option_names("budget_epochs: has no effect without halving (--starts auto)") ==
         "--budget: has no effect without halving (--starts auto)");
-  // Keys in the text without their value in brackets are words of the sentence.
-  CHECK(with_option_names("weight_decay: times lr must be below 1 (each epoch multiplies every "
-                          "logit by 1 - lr * weight_decay), got weight_decay 0.5 with lr 3") ==
-        "--weight-decay: times lr must be below 1 (each epoch multiplies every logit by 1 - lr * "
-        "weight_decay), got weight_decay 0.5 with lr 3");
-  // A key that is a prefix of another is not taken for it; plain words stay words.
+  // A key that is a prefix of another is not taken for it.
   CHECK(with_option_names("noise_start: has no effect without noise above 0") ==
-        "--noise-start: has no effect without noise above 0");
-  // Keys no program offers, and keys the program does not offer, stay keys.
+        "--noise-start: has no effect without --noise above 0");
+  // Keys that are plain words too are named only where they cannot be words.
+  CHECK(with_option_names("noise: acts on softmax logits: not available with inputwise gates") ==
+        "--noise: acts on softmax logits: not available with inputwise gates");
+  CHECK(with_option_names("update_layers: the network has 9 gates, use fewer steps") ==
+        "update_layers: the network has 9 gates, use fewer steps");
+  CHECK(
+      with_option_names("weight_decay: its product with lr must be below 1, got weight_decay "
+                        "0.5 with lr 3") ==
+      "--weight-decay: its product with --lr must be below 1, got --weight-decay 0.5 with --lr 3");
+  // Only the settings the user gave are named as options: values from a file keep their keys.
+  const auto only = [](std::string key) {
+    return [key](const Setting& s) { return s.key == key; };
+  };
+  CHECK(with_option_names("noise_start: has no effect without noise above 0", only("noise")) ==
+        "noise_start: has no effect without --noise above 0");
   CHECK(with_option_names("height: grid cells times batch exceed 2^26") ==
         "height: grid cells times batch exceed 2^26");
-  const auto no_loss_channels = [](const Setting& s) {
-    return std::string(s.key) != "loss_channels";
-  };
-  CHECK(with_option_names("loss_channels: channel 3 is outside 0..0", no_loss_channels) ==
+  CHECK(with_option_names("loss_channels: channel 3 is outside 0..0", only("lr")) ==
         "loss_channels: channel 3 is outside 0..0");
   CHECK(with_option_names("loss_channels: channel 3 is outside 0..0") ==
         "--loss-channels: channel 3 is outside 0..0");

@@ -134,6 +134,11 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
     // outgrows the memory. The CSV is written from it as it goes (OutputFile::append).
     dlca::check_memory(uint64_t(s.steps) * sizeof(int64_t),
                        fmt::format("keeping the error of each of {} steps", s.steps), 0, false);
+    try {  // a model of another task: the test asked of it does not fit it (bad usage)
+      (void)dlca::evaluation_target(model, 1);
+    } catch (const std::invalid_argument& e) {
+      throw dlca::cli::UsageError(e.what());
+    }
     const auto errors = dlca::evaluate(model, s);
     if (!csv_path.empty()) {
       dlca::OutputFile csv_file(csv_path);
@@ -157,7 +162,7 @@ int dlca::apps::eval(int argc, char** argv, const char* program) {
         errors.back(), *std::min_element(errors.begin(), errors.end()), tail_from + 1, tail_mean,
         s.size * s.size);
     return 0;
-  } catch (...) {  // (a model the test cannot evaluate: std::invalid_argument, bad usage)
+  } catch (...) {
     return dlca::cli::report_failure(
         program, "out of memory for the evaluation grid (try a smaller --size)");
   }

@@ -82,7 +82,7 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
   std::optional<dlca::Sweep> sweep;
   try {
     if (threads > 0 && jobs > threads)  // each run needs a thread of its own
-      throw std::invalid_argument(fmt::format(
+      throw dlca::cli::UsageError(fmt::format(
           "--jobs {}: more runs at once than --threads {} (give at least as many threads)", jobs,
           threads));
     dlca::SweepSpec spec;
@@ -96,7 +96,7 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
            {std::pair{"--epochs", "epochs"}, std::pair{"--stop-when-solved", "stop_when_solved"},
             std::pair{"--recipe", "recipe"}})
         if (app.count(option) > 0 && key == same_key)
-          throw std::invalid_argument(
+          throw dlca::cli::UsageError(
               fmt::format("--set {}: also given as {} (give one of them)", key, option));
     }
     if (epochs > 0) spec.epochs = epochs;
@@ -132,6 +132,6 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
               << std::flush;
     return finish(dlca::run_sweep_locally(*sweep, jobs, threads, std::cout));
   } catch (...) {  // (--out holding another sweep: ConfigError; MPI asked of a build without it:
-    return dlca::cli::report_failure(program);  // std::invalid_argument; both bad usage)
+    return dlca::cli::report_failure(program);  // UsageError; both bad usage)
   }
 }

@@ -328,9 +328,11 @@ struct TrainingCli {
       if (choice.profile && !vulkan)
         std::fprintf(stderr, "%s: --profile: only the Vulkan backend is profiled\n", program);
       return summary.interrupted ? 128 + (summary.stop_signal ? summary.stop_signal : 2) : 0;
-    } catch (const ConfigError& e) {  // named as the options the program has
-      const std::string message = with_option_names(
-          e.what(), [&](const Setting& s) { return setting_options.contains(s.key); });
+    } catch (const ConfigError& e) {  // settings the user gave as options named as such
+      const std::string message = with_option_names(e.what(), [&](const Setting& s) {
+        const auto option = setting_options.find(s.key);  // only options the user gave
+        return option != setting_options.end() && option->second->count() > 0;
+      });
       std::fprintf(stderr, "%s: invalid configuration: %s\n", program, message.c_str());
       return kExitUsage;
     } catch (...) {

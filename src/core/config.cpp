@@ -251,8 +251,9 @@ void validate_optimizer(const ExperimentConfig& c) {
   // grow.
   if (double(c.learning_rate) * c.weight_decay >= 1)
     reject("weight_decay",
-           fmt::format("times lr must be below 1 (each epoch multiplies every logit by 1 - lr * "
-                       "weight_decay), got weight_decay {} with lr {} (lower one of them)",
+           fmt::format("its product with lr must be below 1 (each epoch multiplies every logit "
+                       "by 1 minus that product), got weight_decay {} with lr {} (lower one of "
+                       "them)",
                        c.weight_decay, c.learning_rate));
   if (!(c.fire_rate > 0 && c.fire_rate <= 1))
     reject("fire_rate", fmt::format("must be in (0, 1], got {}", c.fire_rate));

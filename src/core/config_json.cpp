@@ -89,8 +89,9 @@ void read_setting(const nlohmann::json& json, const Setting& s, ExperimentConfig
                                                                   : 0;
     read_integer(json, s.key, out, low);
   } else {  // a number: closed intervals here, open bounds (above 0) in validate()
-    const bool bounded = s.range == SettingRange::kNumberFromTo;
-    const bool unit = s.range == SettingRange::kDecayRate || s.range == SettingRange::kRate;
+    const bool bounded = s.range_in_files && s.range == SettingRange::kNumberFromTo;
+    const bool unit = s.range_in_files &&
+                      (s.range == SettingRange::kDecayRate || s.range == SettingRange::kRate);
     read_float(json, s.key, out,
                bounded ? s.low
                : unit  ? 0.0

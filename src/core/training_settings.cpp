@@ -23,15 +23,22 @@ static_assert(kMaxHardenStages == 16, "the range of harden says 16");
 // The order of every program's options in --help, and of the keys of a configuration.
 const std::array kSettings = {
     // The network, grid and task: from an experiment's preset or file.
-    Setting{"name", nullptr, kFiles, kByHand, R::kOther},
-    Setting{"channels", nullptr, kFiles, kByHand, R::kOther},
-    Setting{"kernels", nullptr, kFiles, kByHand, R::kOther},
-    Setting{"perception_layers", nullptr, kFiles, kByHand, R::kOther},
-    Setting{"perception_connections", nullptr, kFiles, kByHand, R::kOther},
-    Setting{"update_layers", nullptr, kFiles, kByHand, R::kOther},
-    Setting{"update_connections", nullptr, kFiles, kByHand, R::kOther},
-    Setting{"height", nullptr, kFiles, kByHand, R::kOther},
-    Setting{"width", nullptr, kFiles, kByHand, R::kOther},
+    Setting{"name", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
+            "the experiment's name, shown in summaries and outputs"},
+    Setting{"channels", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
+            "state bits per cell (C)"},
+    Setting{"kernels", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
+            "perception kernels (K), each a gate circuit over a cell's 3x3 patch"},
+    Setting{"perception_layers", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
+            "widths of a perception kernel: 9 (the patch), then each gate layer's"},
+    Setting{"perception_connections", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
+            "how each perception layer is wired: unique, random or first_kernel"},
+    Setting{"update_layers", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
+            "widths of the update circuit: C + K C S inputs, then each gate layer's, the last C"},
+    Setting{"update_connections", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
+            "how each update layer is wired: unique or random"},
+    Setting{"height", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr, "grid rows"},
+    Setting{"width", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr, "grid columns"},
     Setting{"steps", "--steps", kSome, &C::steps, R::kPositiveInteger, 0, 0, nullptr,
             "CA steps per rollout"},
     Setting{"batch", "--batch", kSome, &C::batch, R::kPositiveInteger, 0, 0, nullptr,
@@ -44,15 +51,17 @@ const std::array kSettings = {
     Setting{"adam_eps", "--adam-eps", kEvery, &C::adam_eps, R::kRate, 0, 0, &GivenOptions::adam_eps,
             "AdamW's epsilon, added to the root of the second moment, from 1.2e-38 to 1 (the "
             "notebook: 1e-8; smaller lets tiny gradients take whole steps)",
-            false},
+            false, false},
     Setting{"adam_beta1", "--adam-beta1", kEvery, &C::adam_beta1, R::kDecayRate, 0, 0, nullptr,
             "AdamW's decay rate of the first moment, from 0 to below 1"},
     Setting{"adam_beta2", "--adam-beta2", kEvery, &C::adam_beta2, R::kDecayRate, 0, 0, nullptr,
             "AdamW's decay rate of the second moment, from 0 to below 1"},
     Setting{"weight_decay", "--weight-decay", kEvery, &C::weight_decay, R::kNumberFromTo, 0, 1,
             nullptr, "AdamW's decoupled weight decay on every logit, from 0 to 1"},
-    Setting{"periodic", nullptr, kFiles, &C::periodic, R::kSwitch},
-    Setting{"async", nullptr, kFiles, &C::async, R::kSwitch},
+    Setting{"periodic", nullptr, kFiles, &C::periodic, R::kSwitch, 0, 0, nullptr,
+            "cells beyond the edges wrap around (a torus); false: they read 0"},
+    Setting{"async", nullptr, kFiles, &C::async, R::kSwitch, 0, 0, nullptr,
+            "asynchronous steps: each cell updates with probability fire_rate"},
     Setting{"fire_rate", "--fire-rate", kSome, &C::fire_rate, R::kRate, 0, 0, nullptr,
             "probability that a cell updates in an async step"},
     Setting{"loss_channels", "--loss-channels", kSome, kByHand, R::kOther, 0, 0, nullptr,
@@ -85,7 +94,8 @@ const std::array kSettings = {
             "lagging the better half at a quarter or half of its epochs stops, a new start takes "
             "its place) until one solves or --budget runs out (default: robust's, auto; 4 for an "
             "image target)"},
-    Setting{"halving", nullptr, kFiles, &C::halving, R::kSwitch, 0, 0, &GivenOptions::starts},
+    Setting{"halving", nullptr, kFiles, &C::halving, R::kSwitch, 0, 0, &GivenOptions::starts,
+            "successive halving of the starts (\"starts\": \"auto\" sets it)"},
     Setting{"budget_epochs", "--budget", kEvery, &C::budget_epochs, R::kNonNegativeInteger, 0, 0,
             nullptr,
             "--starts auto: epochs of candidates trained in all before the run ends unsolved (0, "
@@ -95,7 +105,7 @@ const std::array kSettings = {
             1e6, nullptr,
             "--starts auto: wall minutes before the run ends unsolved (as well as --budget; the "
             "run then depends on the machine's speed)",
-            false},
+            false, false},
     Setting{"stop_when_solved", "--stop-when-solved", kEvery, &C::stop_when_solved,
             R::kNonNegativeInteger, 0, 0, nullptr,
             "stop once the hard loss has been 0 for N consecutive epochs (0 = never)"},
@@ -112,7 +122,8 @@ const std::array kSettings = {
             "epoch where it reaches --sharpen-to (geometrically) and stays"},
     Setting{"noise", "--noise", kEvery, &C::noise, R::kNumberFromTo, 0, 100,
             &GivenOptions::schedule,
-            "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch (0 = off)"},
+            "Gumbel noise of this scale on the soft pass's logits, redrawn every epoch (0 = off)",
+            true, false},
     Setting{"noise_start", "--noise-start", kEvery, &C::noise_start, R::kNonNegativeInteger, 0, 0,
             &GivenOptions::schedule, "epoch from which --noise applies"},
     Setting{"noise_end", "--noise-end", kEvery, &C::noise_end, R::kNonNegativeInteger, 0, 0,
@@ -134,20 +145,30 @@ const std::array kSettings = {
             "0 (--no-repair: not even with --recipe robust)"},
 };
 
-// `text` with every "KEY (" that starts a word written "OPTION (".
-std::string cited_with_option(const std::string& text, std::string_view key,
-                              std::string_view option) {
-  const std::string cited = std::string(key) + " (";
+// `text` with `key` written `option` where it names the setting: as a whole word (not part of a
+// longer name such as noise_start), and for a key that is also a plain word (noise, gates, steps)
+// only where it can be nothing else: at the start, before its value in brackets ("steps (4)"),
+// or after "with" or "without".
+std::string with_key_named(const std::string& text, std::string_view key, std::string_view option) {
   const auto in_word = [](char c) {
     return std::isalnum((unsigned char)c) || c == '_' || c == '-';
   };
+  const auto ends_with = [&](size_t at, std::string_view word) {
+    return at >= word.size() &&
+           std::string_view(text).substr(at - word.size(), word.size()) == word;
+  };
+  const bool a_name = key.find('_') != std::string_view::npos;
   std::string out;
   size_t from = 0;
-  for (size_t at = text.find(cited); at != std::string::npos;
-       at = text.find(cited, std::max(at + 1, from))) {
-    if (at > 0 && in_word(text[at - 1])) continue;
-    out.append(text, from, at - from).append(option).append(" (");
-    from = at + cited.size();
+  for (size_t at = text.find(key); at != std::string::npos;
+       at = text.find(key, std::max(at + 1, from))) {
+    const size_t end = at + key.size();
+    if ((at > 0 && in_word(text[at - 1])) || (end < text.size() && in_word(text[end]))) continue;
+    if (!a_name && at > 0 && text.compare(end, 2, " (") != 0 && !ends_with(at, "with ") &&
+        !ends_with(at, "without "))
+      continue;
+    out.append(text, from, at - from).append(option);
+    from = end;
   }
   return out.append(text, from);
 }
@@ -175,20 +196,9 @@ void apply_settings(nlohmann::json& config, const nlohmann::json& given) {
 
 std::string with_option_names(const std::string& message,
                               const std::function<bool(const Setting&)>& offered) {
-  const auto named = [&](const Setting& s) { return s.option && (!offered || offered(s)); };
   std::string text = message;
-  // The leading key, as validate() and the JSON reader put it ("lr: ...", "loss_channels[2]: ...").
   for (const Setting& s : kSettings)
-    if (named(s) && text.starts_with(s.key) &&
-        (text.size() == std::string_view(s.key).size() ||
-         std::string_view(":[ ").find(text[std::string_view(s.key).size()]) !=
-             std::string_view::npos)) {
-      text = s.option + text.substr(std::string_view(s.key).size());
-      break;
-    }
-  // Other settings the message cites with their value in brackets ("after sharpen_start (5)").
-  for (const Setting& s : kSettings)
-    if (named(s)) text = cited_with_option(text, s.key, s.option);
+    if (s.option && (!offered || offered(s))) text = with_key_named(text, s.key, s.option);
   return text;
 }
 

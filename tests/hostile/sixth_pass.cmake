@@ -35,7 +35,7 @@ set_tests_properties(hostile.sixth.sweep_robust_keeps_set_epsilon PROPERTIES PAS
 # --lr 3 --weight-decay 1 (each in range) doubled every logit each epoch and failed 120 epochs
 # later on a NaN; lr * weight_decay of 1 or more is refused up front.
 dlca_cli_test(hostile.sixth.lr_times_weight_decay ${expect} --status 2
-  "--weight-decay: times lr must be below 1 .*got weight_decay 0.5 with lr 3"
+  "--weight-decay: its product with --lr must be below 1 .*got --weight-decay 0.5 with --lr 3"
   ${s_train} --config ${s_tiny} --epochs 1 --threads 1 --lr 3 --weight-decay 0.5)
 # The betas' range was shown as [0 - 1], and 1 refused later under the JSON key's name.
 dlca_cli_test(hostile.sixth.beta_below_one ${expect} --status 2

@@ -57,6 +57,9 @@ struct Setting {
   bool GivenOptions::*given = nullptr;
   const char* help = "";
   bool show_default = true;  // --help shows the current value as the default
+  // Whether the JSON reader checks a number against its closed range (to refuse one that rounds
+  // onto a bound it is not on as a float); false where validate() alone words the range.
+  bool range_in_files = true;
 };
 
 // Every setting, in the configuration's natural order (name, network, grid, training, ...).
@@ -71,11 +74,11 @@ const Setting* find_setting(std::string_view key);
 // config_from_json of the result names any unknown one.
 void apply_settings(nlohmann::json& config, const nlohmann::json& given);
 
-// An error message that starts with a setting's key ("harden_start: must ...", "lr[0]: ...") and
-// cites others with their values in brackets ("after sharpen_start (5)"), reworded with the command
-// line's option names ("--harden-start: must ...", "after --sharpen-start (5)"), for the training
-// programs. Only the settings `offered` says the
-// program has as options are reworded (none given: every setting with an option).
+// An error message that names settings by their keys ("harden_start: must be after
+// sharpen_start (5)"), reworded with the command line's option names ("--harden-start: must be
+// after --sharpen-start (5)"), for the training programs: every whole-word key of a setting that
+// `offered` accepts (the options the user gave: a value from an experiment file keeps its key);
+// none given: every setting with an option.
 std::string with_option_names(const std::string& message,
                               const std::function<bool(const Setting&)>& offered = nullptr);
 
