@@ -90,8 +90,8 @@ void read_setting(const nlohmann::json& json, const Setting& s, ExperimentConfig
     read_integer(json, s.key, out, low);
   } else {  // a number: closed intervals here, open bounds (above 0) in validate()
     const bool bounded = s.range_in_files && s.range == SettingRange::kNumberFromTo;
-    const bool unit = s.range_in_files &&
-                      (s.range == SettingRange::kDecayRate || s.range == SettingRange::kRate);
+    const bool unit =
+        s.range_in_files && (s.range == SettingRange::kDecayRate || s.range == SettingRange::kRate);
     read_float(json, s.key, out,
                bounded ? s.low
                : unit  ? 0.0
@@ -140,14 +140,6 @@ nlohmann::json config_to_json(const ExperimentConfig& c) {
         s.field);
   return j;
 }
-
-namespace {
-
-// The keys of robust's noise and sharpening schedule (with_recipe_schedule).
-constexpr const char* kScheduleKeys[] = {"noise",      "noise_start",   "noise_end",
-                                         "sharpen_to", "sharpen_start", "sharpen_end"};
-
-}  // namespace
 
 ExperimentConfig config_from_json(const nlohmann::json& json) {
   if (!json.is_object()) throw ConfigError("config: must be a JSON object");
@@ -215,10 +207,14 @@ void drop_recipe_filled_keys(nlohmann::json& config_json, const GivenOptions& gi
     config_json.erase("halving");
   }
   if (given.schedule) return;
+  // robust's noise and sharpening schedule (with_recipe_schedule): the settings it marks given.
   const nlohmann::json off = config_to_json(notebook);
-  for (const char* key : kScheduleKeys)
-    if (config_json.contains(key) && config_json.at(key) != off.at(key)) return;
-  for (const char* key : kScheduleKeys) config_json.erase(key);
+  for (const Setting& s : training_settings())
+    if (s.given == &GivenOptions::schedule && config_json.contains(s.key) &&
+        config_json.at(s.key) != off.at(s.key))
+      return;
+  for (const Setting& s : training_settings())
+    if (s.given == &GivenOptions::schedule) config_json.erase(s.key);
 }
 
 }  // namespace dlca

@@ -17,28 +17,30 @@ constexpr SettingScope kSome = SettingScope::kSomePrograms;
 constexpr SettingScope kFiles = SettingScope::kFilesOnly;
 constexpr std::monostate kByHand;
 
+// A setting only experiment files set (the network's shape, the grid), read and written by hand.
+constexpr Setting from_files(const char* key, const char* help) {
+  return Setting{key, nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr, help};
+}
+
 static_assert(kAutoStarts == 4, "the help of --starts says 4");
 static_assert(kMaxHardenStages == 16, "the range of harden says 16");
 
 // The order of every program's options in --help, and of the keys of a configuration.
 const std::array kSettings = {
     // The network, grid and task: from an experiment's preset or file.
-    Setting{"name", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
-            "the experiment's name, shown in summaries and outputs"},
-    Setting{"channels", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
-            "state bits per cell (C)"},
-    Setting{"kernels", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
-            "perception kernels (K), each a gate circuit over a cell's 3x3 patch"},
-    Setting{"perception_layers", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
-            "widths of a perception kernel: 9 (the patch), then each gate layer's"},
-    Setting{"perception_connections", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
-            "how each perception layer is wired: unique, random or first_kernel"},
-    Setting{"update_layers", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
-            "widths of the update circuit: C + K C S inputs, then each gate layer's, the last C"},
-    Setting{"update_connections", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr,
-            "how each update layer is wired: unique or random"},
-    Setting{"height", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr, "grid rows"},
-    Setting{"width", nullptr, kFiles, kByHand, R::kOther, 0, 0, nullptr, "grid columns"},
+    from_files("name", "the experiment's name, shown in summaries and outputs"),
+    from_files("channels", "state bits per cell (C)"),
+    from_files("kernels", "perception kernels (K), each a gate circuit over a cell's 3x3 patch"),
+    from_files("perception_layers",
+               "widths of a perception kernel: 9 (the patch), then each gate layer's"),
+    from_files("perception_connections",
+               "how each perception layer is wired: unique, random or first_kernel"),
+    from_files(
+        "update_layers",
+        "widths of the update circuit: C + K C S inputs, then each gate layer's, the last C"),
+    from_files("update_connections", "how each update layer is wired: unique or random"),
+    from_files("height", "grid rows"),
+    from_files("width", "grid columns"),
     Setting{"steps", "--steps", kSome, &C::steps, R::kPositiveInteger, 0, 0, nullptr,
             "CA steps per rollout"},
     Setting{"batch", "--batch", kSome, &C::batch, R::kPositiveInteger, 0, 0, nullptr,
