@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs missing packages, builds Release and runs every test with ctest,
 # then builds the unit tests and the programs with AddressSanitizer + UndefinedBehaviorSanitizer and
-# runs them too (the command-line tests but those tests/sanitize_excluded.txt names).
+# runs them too (the command-line tests but those tests/sanitize_excluded.txt names), and last the
+# threaded unit tests under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/build.sh
@@ -14,3 +15,10 @@ cmake --build build-sanitize -j2
 excluded=$(grep -v '^#' tests/sanitize_excluded.txt | sed 's/\./\\./g' | paste -sd '|')
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-sanitize --output-on-failure -j2 \
   -E "^($excluded)\$"
+# ThreadSanitizer over the unit tests that run on several threads, and a planted race it must
+# report (tests/CMakeLists.txt, "The ThreadSanitizer run"); built without Vulkan, which also checks
+# that dlca builds and links where Vulkan is missing.
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DDLCA_SANITIZE_THREAD=ON -DDLCA_BUILD_APPS=OFF \
+  -DDLCA_PYTHON=OFF -DDLCA_VULKAN=OFF -DCMAKE_CXX_FLAGS="-O1" >/dev/null
+cmake --build build-tsan -j2 --target dlca_threaded_tests dlca_planted_race
+ctest --test-dir build-tsan --output-on-failure -R '^tsan\.'

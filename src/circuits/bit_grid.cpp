@@ -5,9 +5,8 @@
 #include <bit>
 #include <stdexcept>
 
-#include <tbb/parallel_for.h>
-
 #include "dlca/circuits/bit_rows.hpp"
+#include "dlca/core/parallel_for_index.hpp"
 #include "dlca/core/random.hpp"
 
 namespace dlca {
@@ -233,7 +232,7 @@ void BitGrid::run_step(const FireRule& fire) {
                                          : (stacked + band_rows_ - 1) / band_rows_;
   const int C = channels_;
   const float rate = fire.rate ? float(*fire.rate) : 0.0f;  // training's float rate
-  tbb::parallel_for(size_t(0), bands, [&](size_t band) {
+  parallel_for_index(bands, [&](size_t band) {
     size_t first, rows;
     if (bands_in_samples_) {
       const size_t y0 = (band % bands_per_sample) * band_rows_;

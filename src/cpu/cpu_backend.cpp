@@ -10,11 +10,11 @@
 #include <hwy/aligned_allocator.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/info.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/cell_program.hpp"
+#include "dlca/core/parallel_for_index.hpp"
 #include "flush_denormals.hpp"
 #include "gate_kernels.hpp"
 
@@ -274,8 +274,8 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   // Every thread that runs a tile flushes denormals (flush_denormals.hpp).
   const auto for_each_tile = [&](auto&& body) {
     impl_->arena.execute([&] {
-      tbb::parallel_for(
-          0, plan.num_tiles,
+      parallel_for_index(
+          plan.num_tiles,
           [&](int tile) {
             const FlushDenormals scope;
             body(tile);
@@ -324,8 +324,8 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
       if (s + 1 < steps && s + 1 >= first_loss_state) state_loss(s + 1, d_state.data());
       const float* in = &states[size_t(s) * state_size];
       impl_->arena.execute([&] {
-        tbb::parallel_for(
-            0, plan.num_chunks,
+        parallel_for_index(
+            plan.num_chunks,
             [&](int chunk) {
               const FlushDenormals scope;
               Scratch& local = impl_->scratch.local();

@@ -6,13 +6,13 @@
 #include <cmath>
 #include <numeric>
 
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/input_wise_gates.hpp"
 #include "dlca/core/model.hpp"
 #include "dlca/core/ops.hpp"
+#include "dlca/core/parallel_for_index.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
 
 namespace dlca {
@@ -80,7 +80,7 @@ RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
       if (settings.max_evaluations > 0)
         count = std::min(count, size_t(settings.max_evaluations - consumed));
       arena.execute([&] {
-        tbb::parallel_for(size_t(0), count, [&](size_t i) {
+        parallel_for_index(count, [&](size_t i) {
           const GateChange& c = candidates[next + i];
           if (ops[c.gate] == c.to_op) {  // already this op (changed earlier)
             losses[i] = best;

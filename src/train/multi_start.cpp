@@ -8,10 +8,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include <tbb/parallel_for.h>
-
 #include <fmt/format.h>
 
+#include "dlca/core/parallel_for_index.hpp"
 #include "dlca/core/random.hpp"
 
 namespace dlca {
@@ -186,8 +185,8 @@ std::vector<CandidateEpoch> run_candidate_epochs(std::span<Trainer* const> candi
       record(k, [&] { return candidates[k]->run_epoch(); });
   } else {
     arena.execute([&] {
-      tbb::parallel_for(size_t(0), candidates.size(), size_t(1),
-                        [&](size_t k) { record(k, [&] { return candidates[k]->run_epoch(); }); });
+      parallel_for_index(candidates.size(),
+                         [&](size_t k) { record(k, [&] { return candidates[k]->run_epoch(); }); });
     });
   }
   return results;

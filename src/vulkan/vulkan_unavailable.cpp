@@ -52,6 +52,7 @@ void VulkanGrid::step() { not_built(); }
 void VulkanGrid::step_async(double, uint64_t) { not_built(); }
 void VulkanGrid::step_masked(const uint8_t*) { not_built(); }
 void VulkanGrid::zero_rectangle(int, int, int, int) { not_built(); }
+void VulkanGrid::finish() { not_built(); }
 uint64_t VulkanGrid::count(int) { not_built(); }
 void VulkanGrid::set_target_rows(int, const CellRowSource&) { not_built(); }
 uint64_t VulkanGrid::error() { not_built(); }
