@@ -11,6 +11,7 @@
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/data_dir.hpp"
 #include "dlca/io/stop_signals.hpp"
+#include "dlca/train/picture_experiment.hpp"
 #include "dlca/train/sweep.hpp"
 #include "sweep_mpi.hpp"
 
@@ -46,10 +47,21 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
       "combination: solved runs, median and worst epochs to solve, median wall time) and "
       "DIR/models/<run>.json. Run the same command again to resume an interrupted sweep.\n"
       "MPI: mpirun -np P dlca_sweep ... (rank 0 deals the runs out, ranks 1..P-1 train)."};
-  app.add_option("--config", experiment,
-                 "experiment: a name (checkerboard_sync, ...; " + std::string(dlca::kDataDirHelp) +
-                     ") or a JSON file of the same form")
-      ->required();
+  std::string picture;
+  int picture_size = 0;
+  CLI::Option* config_option =
+      app.add_option("--config", experiment,
+                     "experiment: a name (checkerboard_sync, ...; " +
+                         std::string(dlca::kDataDirHelp) + ") or a JSON file of the same form");
+  CLI::Option* picture_option =
+      app.add_option("--target", picture,
+                     "your own picture (PNG) instead of --config: the experiment that dlca train "
+                     "image --target chooses for it (grid, colours, architecture)")
+          ->excludes(config_option);
+  app.add_option("--size", picture_size,
+                 "with --target: the grid side (default: the picture's, at most 32)")
+      ->needs(picture_option)
+      ->transform(dlca::cli::integer_from_to(3, 1024));
   app.add_option("--seeds", seed_lists, "seeds, e.g. 1-10 or 1,5,9 (repeatable; united)")
       ->required()
       ->check(parsed_by(dlca::parse_seeds, "SEEDS"));
@@ -85,8 +97,12 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
       throw dlca::cli::UsageError(fmt::format(
           "--jobs {}: more runs at once than --threads {} (give at least as many threads)", jobs,
           threads));
+    if (experiment.empty() && picture.empty())
+      throw dlca::cli::UsageError("--config or --target: give the experiment to sweep");
     dlca::SweepSpec spec;
-    spec.experiment = experiment;
+    spec.experiment = picture.empty() ? experiment : picture;
+    spec.picture = !picture.empty();
+    if (picture_size > 0) spec.picture_size = picture_size;
     for (const std::string& list : seed_lists)
       for (uint64_t seed : dlca::parse_seeds(list)) spec.seeds.push_back(seed);
     for (const std::string& setting : settings) {
@@ -102,10 +118,21 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
     if (epochs > 0) spec.epochs = epochs;
     if (stop_when_solved >= 0) spec.stop_when_solved = stop_when_solved;
     spec.recipe = recipe;
-    sweep.emplace(std::move(spec), dlca::load_experiment(experiment), out_dir);
+    dlca::ExperimentFile file;
+    if (spec.picture) {
+      dlca::PictureRequest request;
+      request.path = picture;
+      request.size = spec.picture_size;
+      const dlca::PictureExperiment chosen = dlca::picture_experiment(request);
+      std::cout << dlca::picture_description(chosen, chosen.experiment.config) << "\n";
+      file = chosen.experiment;
+    } else {
+      file = dlca::load_experiment(experiment);
+    }
+    sweep.emplace(std::move(spec), std::move(file), out_dir);
   } catch (const dlca::FileError& e) {  // as dlca train: an unknown name is a bad value (2), a
     std::fprintf(stderr, "%s: %s\n", program, e.what());  // file that cannot be read a failure (1)
-    return dlca::names_a_file(experiment) ? 1 : dlca::cli::kExitUsage;
+    return !picture.empty() || dlca::names_a_file(experiment) ? 1 : dlca::cli::kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return dlca::cli::kExitUsage;
@@ -127,8 +154,9 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
     if (mpi || dlca::cli::launched_on_several_ranks())
       return dlca::cli::run_sweep_mpi(*sweep, jobs, threads, std::cout, finish);
     sweep->open();
-    std::cout << fmt::format("{}: {} runs, {} finished before, {} at once\n", experiment,
-                             sweep->runs().size(), sweep->finished_count(), jobs)
+    std::cout << fmt::format("{}: {} runs, {} finished before, {} at once\n",
+                             picture.empty() ? experiment : picture, sweep->runs().size(),
+                             sweep->finished_count(), jobs)
               << std::flush;
     return finish(dlca::run_sweep_locally(*sweep, jobs, threads, std::cout));
   } catch (...) {  // (--out holding another sweep: ConfigError; MPI asked of a build without it:

@@ -488,7 +488,9 @@ std::string Sweep::summary_markdown() const {
   // What was swept, as the command that runs (and resumes) this sweep; the folder is left out, so
   // that sweeps of one grid in two folders (by one process, by several) have equal summaries.
   std::string command =
-      fmt::format("dlca sweep --config {} --seeds {}", spec_.experiment, seeds_text(spec_.seeds));
+      fmt::format("dlca sweep --{} {}", spec_.picture ? "target" : "config", spec_.experiment);
+  if (spec_.picture_size) command += fmt::format(" --size {}", *spec_.picture_size);
+  command += " --seeds " + seeds_text(spec_.seeds);
   for (const SweepSetting& setting : spec_.settings) {
     std::string values;
     for (const std::string& v : setting.values) {

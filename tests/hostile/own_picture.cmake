@@ -17,3 +17,16 @@ set_tests_properties(own_picture.choices_overridden PROPERTIES PASS_REGULAR_EXPR
   "^picture 32x32, area-resized to 16x16: one channel \\(mono\\) \\(3 colours besides black, as asked\\), grown on a 16x16 grid [^\n]* in 15 steps")
 dlca_cli_test(own_picture.missing ${expect} --status 1 "^dlca train image: missing.png: cannot open"
   ${op_train} --target missing.png)
+# A sweep over your own picture trains what dlca train image --target chooses (the same line), and
+# its summary gives the command with --target and --size.
+dlca_cli_test(own_picture.sweep sh -c "$<TARGET_FILE:dlca_program> sweep --target \
+  ${op_pictures}/flag.png --size 16 --seeds 1-2 --epochs 2 --set starts=1 --set repair=false \
+  --threads 1 --out s && grep -q 'dlca sweep --target ${op_pictures}/flag.png --size 16 --seeds 1,2 ' \
+  s/summary.md && grep -q '\"planes\":3,' s/models/*seed2.json && echo sweep checked")
+set_tests_properties(own_picture.sweep PROPERTIES PASS_REGULAR_EXPRESSION
+  "^picture 32x32, area-resized to 16x16: three channels \\(8colour\\)[^\n]* in 15 steps(.*\n)*sweep checked\n$")
+dlca_cli_test(own_picture.sweep_size_needs_target ${expect} --status 2
+  "^dlca sweep: --size requires --target$" $<TARGET_FILE:dlca_program> sweep --config
+  checkerboard_sync --size 8 --seeds 1 --out s)
+dlca_cli_test(own_picture.sweep_missing ${expect} --status 1 "^dlca sweep: missing.png: cannot open"
+  $<TARGET_FILE:dlca_program> sweep --target missing.png --seeds 1 --out s)

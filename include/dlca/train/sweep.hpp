@@ -32,7 +32,10 @@ std::vector<uint64_t> parse_seeds(const std::string& text);
 SweepSetting parse_setting(const std::string& text);
 
 struct SweepSpec {
-  std::string experiment;  // --config as given (a name from targets/ or a path)
+  std::string experiment;  // --config as given (a name from targets/ or a path), or --target's
+  bool picture = false;    // experiment is a picture (--target), its task chosen as dlca train
+                           // image --target chooses it (picture_experiment.hpp)
+  std::optional<int> picture_size;  // --size with --target
   std::vector<uint64_t> seeds;
   std::vector<SweepSetting> settings;
   std::optional<int64_t> epochs;        // --epochs for every run
