@@ -32,14 +32,106 @@ CLI::Validator parsed_by(Parse parse, const char* name) {
       name);
 }
 
-}  // namespace
-
-int dlca::apps::sweep(int argc, char** argv, const char* program) {
-  std::string experiment, out_dir, recipe;
+// What the command line gives.
+struct SweepOptions {
+  std::string experiment, picture, out_dir, recipe;
+  int picture_size = 0;
   std::vector<std::string> seed_lists, settings;
   int64_t epochs = 0;
   int stop_when_solved = -1, jobs = 1, threads = 0;
   bool mpi = false;
+};
+
+void add_options(CLI::App& app, SweepOptions& o) {
+  CLI::Option* config_option =
+      app.add_option("--config", o.experiment,
+                     "experiment: a name (checkerboard_sync, ...; " +
+                         std::string(dlca::kDataDirHelp) + ") or a JSON file of the same form");
+  CLI::Option* picture_option =
+      app.add_option("--target", o.picture,
+                     "your own picture (PNG) instead of --config: the experiment that dlca train "
+                     "image --target chooses for it (grid, colours, architecture)")
+          ->excludes(config_option);
+  app.add_option("--size", o.picture_size,
+                 "with --target: the grid side (default: the picture's, at most 32)")
+      ->needs(picture_option)
+      ->transform(dlca::cli::integer_from_to(3, 1024));
+  app.add_option("--seeds", o.seed_lists, "seeds, e.g. 1-10 or 1,5,9 (repeatable; united)")
+      ->required()
+      ->check(parsed_by(dlca::parse_seeds, "SEEDS"));
+  app.add_option("--set", o.settings,
+                 "KEY=V1,V2,...: values of a configuration key of the experiment JSON (lr, steps, "
+                 "batch, stop_when_solved, random_streams, ...); repeatable, every combination "
+                 "is run")
+      ->check(parsed_by(dlca::parse_setting, "KEY=VALUES"));
+  app.add_option("--epochs", o.epochs, "epochs of every run (default: the experiment's)")
+      ->transform(dlca::cli::positive_integer<int64_t>());
+  app.add_option("--stop-when-solved", o.stop_when_solved,
+                 "stop every run once its hard loss has been 0 for N consecutive epochs")
+      ->transform(dlca::cli::non_negative_integer());
+  app.add_option("--recipe", o.recipe,
+                 "training recipe of every run: paper or robust (default: the experiment's); "
+                 "--set recipe=paper,robust compares them")
+      ->check(CLI::IsMember({"paper", "robust"}));
+  app.add_option("--jobs", o.jobs, "runs at once on this machine (threads split between them)")
+      ->capture_default_str()
+      ->transform(dlca::cli::positive_integer());
+  app.add_option("--threads", o.threads,
+                 "worker threads in all on this machine, or per rank under MPI (0 = all cores)")
+      ->capture_default_str()
+      ->transform(dlca::cli::thread_count());
+  app.add_option("--out", o.out_dir, "directory of the sweep's files (made if missing)")
+      ->required();
+  app.add_flag("--mpi", o.mpi,
+               "require an MPI launch (mpirun or srun); implied under mpirun -np P>1");
+}
+
+// The sweep the options describe (its directory not opened yet). Throws UsageError or ConfigError
+// for options that do not fit together, FileError for an experiment or picture that cannot be read.
+dlca::Sweep make_sweep(const SweepOptions& o, const CLI::App& app) {
+  if (o.threads > 0 && o.jobs > o.threads)  // each run needs a thread of its own
+    throw dlca::cli::UsageError(fmt::format(
+        "--jobs {}: more runs at once than --threads {} (give at least as many threads)", o.jobs,
+        o.threads));
+  if (o.experiment.empty() && o.picture.empty())
+    throw dlca::cli::UsageError("--config or --target: give the experiment to sweep");
+  dlca::SweepSpec spec;
+  spec.experiment = o.picture.empty() ? o.experiment : o.picture;
+  spec.picture = !o.picture.empty();
+  if (o.picture_size > 0) spec.picture_size = o.picture_size;
+  for (const std::string& list : o.seed_lists)
+    for (uint64_t seed : dlca::parse_seeds(list)) spec.seeds.push_back(seed);
+  for (const std::string& setting : o.settings) {
+    spec.settings.push_back(dlca::parse_setting(setting));
+    const std::string& key = spec.settings.back().key;
+    for (const auto& [option, same_key] :
+         {std::pair{"--epochs", "epochs"}, std::pair{"--stop-when-solved", "stop_when_solved"},
+          std::pair{"--recipe", "recipe"}})
+      if (app.count(option) > 0 && key == same_key)
+        throw dlca::cli::UsageError(
+            fmt::format("--set {}: also given as {} (give one of them)", key, option));
+  }
+  if (o.epochs > 0) spec.epochs = o.epochs;
+  if (o.stop_when_solved >= 0) spec.stop_when_solved = o.stop_when_solved;
+  spec.recipe = o.recipe;
+  dlca::ExperimentFile file;
+  if (spec.picture) {
+    dlca::PictureRequest request;
+    request.path = o.picture;
+    request.size = spec.picture_size;
+    const dlca::PictureExperiment chosen = dlca::picture_experiment(request);
+    std::cout << dlca::picture_description(chosen, chosen.experiment.config) << "\n";
+    file = chosen.experiment;
+  } else {
+    file = dlca::load_experiment(o.experiment);
+  }
+  return dlca::Sweep(std::move(spec), std::move(file), o.out_dir);
+}
+
+}  // namespace
+
+int dlca::apps::sweep(int argc, char** argv, const char* program) {
+  SweepOptions o;
   CLI::App app{
       "Train one experiment over seeds and a grid of configuration values, and tabulate how "
       "often and how fast each combination solves it. Runs depend only on seed and options.\n"
@@ -47,92 +139,15 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
       "combination: solved runs, median and worst epochs to solve, median wall time) and "
       "DIR/models/<run>.json. Run the same command again to resume an interrupted sweep.\n"
       "MPI: mpirun -np P dlca_sweep ... (rank 0 deals the runs out, ranks 1..P-1 train)."};
-  std::string picture;
-  int picture_size = 0;
-  CLI::Option* config_option =
-      app.add_option("--config", experiment,
-                     "experiment: a name (checkerboard_sync, ...; " +
-                         std::string(dlca::kDataDirHelp) + ") or a JSON file of the same form");
-  CLI::Option* picture_option =
-      app.add_option("--target", picture,
-                     "your own picture (PNG) instead of --config: the experiment that dlca train "
-                     "image --target chooses for it (grid, colours, architecture)")
-          ->excludes(config_option);
-  app.add_option("--size", picture_size,
-                 "with --target: the grid side (default: the picture's, at most 32)")
-      ->needs(picture_option)
-      ->transform(dlca::cli::integer_from_to(3, 1024));
-  app.add_option("--seeds", seed_lists, "seeds, e.g. 1-10 or 1,5,9 (repeatable; united)")
-      ->required()
-      ->check(parsed_by(dlca::parse_seeds, "SEEDS"));
-  app.add_option("--set", settings,
-                 "KEY=V1,V2,...: values of a configuration key of the experiment JSON (lr, steps, "
-                 "batch, stop_when_solved, random_streams, ...); repeatable, every combination "
-                 "is run")
-      ->check(parsed_by(dlca::parse_setting, "KEY=VALUES"));
-  app.add_option("--epochs", epochs, "epochs of every run (default: the experiment's)")
-      ->transform(dlca::cli::positive_integer<int64_t>());
-  app.add_option("--stop-when-solved", stop_when_solved,
-                 "stop every run once its hard loss has been 0 for N consecutive epochs")
-      ->transform(dlca::cli::non_negative_integer());
-  app.add_option("--recipe", recipe,
-                 "training recipe of every run: paper or robust (default: the experiment's); "
-                 "--set recipe=paper,robust compares them")
-      ->check(CLI::IsMember({"paper", "robust"}));
-  app.add_option("--jobs", jobs, "runs at once on this machine (threads split between them)")
-      ->capture_default_str()
-      ->transform(dlca::cli::positive_integer());
-  app.add_option("--threads", threads,
-                 "worker threads in all on this machine, or per rank under MPI (0 = all cores)")
-      ->capture_default_str()
-      ->transform(dlca::cli::thread_count());
-  app.add_option("--out", out_dir, "directory of the sweep's files (made if missing)")->required();
-  app.add_flag("--mpi", mpi,
-               "require an MPI launch (mpirun or srun); implied under mpirun -np P>1");
+  add_options(app, o);
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
 
   std::optional<dlca::Sweep> sweep;
   try {
-    if (threads > 0 && jobs > threads)  // each run needs a thread of its own
-      throw dlca::cli::UsageError(fmt::format(
-          "--jobs {}: more runs at once than --threads {} (give at least as many threads)", jobs,
-          threads));
-    if (experiment.empty() && picture.empty())
-      throw dlca::cli::UsageError("--config or --target: give the experiment to sweep");
-    dlca::SweepSpec spec;
-    spec.experiment = picture.empty() ? experiment : picture;
-    spec.picture = !picture.empty();
-    if (picture_size > 0) spec.picture_size = picture_size;
-    for (const std::string& list : seed_lists)
-      for (uint64_t seed : dlca::parse_seeds(list)) spec.seeds.push_back(seed);
-    for (const std::string& setting : settings) {
-      spec.settings.push_back(dlca::parse_setting(setting));
-      const std::string& key = spec.settings.back().key;
-      for (const auto& [option, same_key] :
-           {std::pair{"--epochs", "epochs"}, std::pair{"--stop-when-solved", "stop_when_solved"},
-            std::pair{"--recipe", "recipe"}})
-        if (app.count(option) > 0 && key == same_key)
-          throw dlca::cli::UsageError(
-              fmt::format("--set {}: also given as {} (give one of them)", key, option));
-    }
-    if (epochs > 0) spec.epochs = epochs;
-    if (stop_when_solved >= 0) spec.stop_when_solved = stop_when_solved;
-    spec.recipe = recipe;
-    dlca::ExperimentFile file;
-    if (spec.picture) {
-      dlca::PictureRequest request;
-      request.path = picture;
-      request.size = spec.picture_size;
-      const dlca::PictureExperiment chosen = dlca::picture_experiment(request);
-      std::cout << dlca::picture_description(chosen, chosen.experiment.config) << "\n";
-      file = chosen.experiment;
-    } else {
-      file = dlca::load_experiment(experiment);
-    }
-    sweep.emplace(std::move(spec), std::move(file), out_dir);
+    sweep.emplace(make_sweep(o, app));
   } catch (const dlca::FileError& e) {  // as dlca train: an unknown name is a bad value (2), a
     std::fprintf(stderr, "%s: %s\n", program, e.what());  // file that cannot be read a failure (1)
-    return !picture.empty() || dlca::names_a_file(experiment) ? 1 : dlca::cli::kExitUsage;
+    return !o.picture.empty() || dlca::names_a_file(o.experiment) ? 1 : dlca::cli::kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return dlca::cli::kExitUsage;
@@ -151,14 +166,14 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
     return 128 + (signal ? signal : 2);
   };
   try {
-    if (mpi || dlca::cli::launched_on_several_ranks())
-      return dlca::cli::run_sweep_mpi(*sweep, jobs, threads, std::cout, finish);
+    if (o.mpi || dlca::cli::launched_on_several_ranks())
+      return dlca::cli::run_sweep_mpi(*sweep, o.jobs, o.threads, std::cout, finish);
     sweep->open();
     std::cout << fmt::format("{}: {} runs, {} finished before, {} at once\n",
-                             picture.empty() ? experiment : picture, sweep->runs().size(),
-                             sweep->finished_count(), jobs)
+                             o.picture.empty() ? o.experiment : o.picture, sweep->runs().size(),
+                             sweep->finished_count(), o.jobs)
               << std::flush;
-    return finish(dlca::run_sweep_locally(*sweep, jobs, threads, std::cout));
+    return finish(dlca::run_sweep_locally(*sweep, o.jobs, o.threads, std::cout));
   } catch (...) {  // (--out holding another sweep: ConfigError; MPI asked of a build without it:
     return dlca::cli::report_failure(program);  // UsageError; both bad usage)
   }
