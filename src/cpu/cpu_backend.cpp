@@ -156,6 +156,39 @@ struct RolloutPlan {
   }
 };
 
+// The plan of one rollout: the grid cut into tiles of `requested_tile_cells` (0: chosen), at most
+// kMaxChunks gradient chunks, rows padded for the kernels.
+RolloutPlan make_rollout_plan(const CellProgram& prog, const GridGeometry& geo, const float* coeffs,
+                              const uint8_t* masks, int requested_tile_cells) {
+  RolloutPlan plan;
+  plan.program = &prog;
+  plan.geometry = &geo;
+  plan.coeffs = coeffs;
+  plan.masks = masks;
+  plan.tile_cells = tile_cells_for(requested_tile_cells, prog.num_rows, geo.cells());
+  plan.num_tiles = (geo.cells() + plan.tile_cells - 1) / plan.tile_cells;
+  plan.num_chunks = std::min(plan.num_tiles, kMaxChunks);
+  plan.stride = round_up(size_t(plan.tile_cells), kernels::kRowAlign);
+  plan.tile_floats = size_t(prog.num_rows) * plan.stride;
+  return plan;
+}
+
+// Adds one state's squared difference to the target over the loss channels to `loss`; `d`, when
+// given, receives 2 * difference.
+void add_state_loss(const float* state, const GridGeometry& geo, const Target& target,
+                    const std::vector<int>& loss_channels, double& loss, float* d) {
+  for (int cell = 0; cell < geo.cells(); ++cell) {
+    const int yx = cell % geo.plane();
+    for (int c : loss_channels) {
+      const size_t idx = geo.state_base[cell] + size_t(c) * geo.plane();
+      const float diff =
+          state[idx] - target.at(cell / geo.plane(), c, yx / geo.width, yx % geo.width);
+      loss += double(diff) * diff;
+      if (d) d[idx] += 2.0f * diff;
+    }
+  }
+}
+
 // Gathers the tile's patches from `in` and evaluates the program; writes the new state to `out`
 // (if given), keeping the old value where an async cell does not fire.
 void forward_tile(const RolloutPlan& plan, int tile, int step, const float* in, float* out,
@@ -249,16 +282,7 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
     throw std::invalid_argument("rollout: async config without fire masks");
   const uint8_t* masks = cfg.async ? batch.fire_masks : nullptr;
 
-  RolloutPlan plan;
-  plan.program = &prog;
-  plan.geometry = &geo;
-  plan.coeffs = coeffs.data();
-  plan.masks = masks;
-  plan.tile_cells = tile_cells_for(options_.tile_cells, prog.num_rows, geo.cells());
-  plan.num_tiles = (geo.cells() + plan.tile_cells - 1) / plan.tile_cells;
-  plan.num_chunks = std::min(plan.num_tiles, kMaxChunks);
-  plan.stride = round_up(size_t(plan.tile_cells), kernels::kRowAlign);
-  plan.tile_floats = size_t(prog.num_rows) * plan.stride;
+  const RolloutPlan plan = make_rollout_plan(prog, geo, coeffs.data(), masks, options_.tile_cells);
 
   const int steps = cfg.steps;
   const size_t state_size = geo.state_size();
@@ -296,17 +320,8 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   // gradient enters the backward pass at each of them. `d`, when given, receives 2 * difference.
   const int first_loss_state = steps - cfg.loss_steps + 1;
   const auto state_loss = [&](int state_index, float* d) {
-    const float* state = &states[size_t(state_index) * state_size];
-    for (int cell = 0; cell < geo.cells(); ++cell) {
-      const int yx = cell % geo.plane();
-      for (int c : cfg.loss_channels) {
-        const size_t idx = geo.state_base[cell] + size_t(c) * geo.plane();
-        const float diff =
-            state[idx] - target.at(cell / geo.plane(), c, yx / geo.width, yx % geo.width);
-        result.soft_loss += double(diff) * diff;
-        if (d) d[idx] += 2.0f * diff;
-      }
-    }
+    add_state_loss(&states[size_t(state_index) * state_size], geo, target, cfg.loss_channels,
+                   result.soft_loss, d);
   };
   std::vector<float> d_state(state_size, 0.0f);
   state_loss(steps, d_state.data());
