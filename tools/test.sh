@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite: installs missing packages, builds Release and runs every test with ctest,
-# then builds the unit tests and the programs with AddressSanitizer + UndefinedBehaviorSanitizer and
-# runs them too (the command-line tests but those tests/sanitize_excluded.txt names), and last the
-# threaded unit tests under ThreadSanitizer.
+# then builds the unit tests, the programs and the Python module with AddressSanitizer +
+# UndefinedBehaviorSanitizer and runs them too (the command-line tests but those
+# tests/sanitize_excluded.txt names), and last the threaded unit tests under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/build.sh
 ctest --test-dir build --output-on-failure -j2
-cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDLCA_SANITIZE=ON -DDLCA_BUILD_APPS=ON -DDLCA_PYTHON=OFF \
+cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDLCA_SANITIZE=ON -DDLCA_BUILD_APPS=ON -DDLCA_PYTHON=ON \
   -DCMAKE_CXX_FLAGS="-O1" >/dev/null
 cmake --build build-sanitize -j2
 # Every unit test, and the command-line tests but those tests/sanitize_excluded.txt names (slow

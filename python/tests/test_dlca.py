@@ -17,6 +17,11 @@ import numpy as np
 import dlca
 
 BIN = os.environ.get("DLCA_BIN", "")
+# Set by the sanitizer build's test (tests/CMakeLists.txt): the longest trainings are left out there
+# (minutes each under AddressSanitizer); the Release run has them, and their code paths (training,
+# multi-start, halving) are run under the sanitizer by the shorter tests and the programs' tests.
+SANITIZED = os.environ.get("DLCA_TEST_SANITIZED") == "1"
+slow_under_sanitizers = unittest.skipIf(SANITIZED, "a long training: left out under the sanitizers")
 
 
 def program(name, *args, cwd=None):
@@ -56,6 +61,7 @@ class TrainingTest(Scratch):
         with self.assertRaisesRegex(TypeError, "progress: must be True, False or None"):
             dlca.train("checkerboard_sync", epochs=1, progress="yes")
 
+    @slow_under_sanitizers
     def test_same_run_as_the_program(self):
         # The paper's checkerboard, seed 23: hard loss 0 first at epoch 244, as train_checkerboard.
         seen = []
@@ -181,6 +187,7 @@ class TrainingTest(Scratch):
         straight = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2)
         self.assertEqual(resumed.summary["logits_checksum"], straight.summary["logits_checksum"])
 
+    @slow_under_sanitizers
     def test_starts_auto(self):
         # Successive halving with new starts until the budget (in candidate epochs) is spent.
         model = dlca.train("checkerboard_sync", epochs=8, steps=2, starts="auto", budget_epochs=40,
