@@ -42,7 +42,8 @@ dlca_cli_test(hostile.fourth.png_bomb sh -c "${make_png} b.png 8 8 8 0 1 bomb &&
   ${run} --model ${f_model} --init b.png --steps 0")
 # A little surplus data, which libpng only warns about, is read as before.
 dlca_cli_test(hostile.fourth.png_surplus_read sh -c "${make_png} s.png 8 8 8 0 2 surplus && \
-  ${run} --model ${f_model} --init s.png --size 8 --steps 0 --target checkerboard | tail -n 1")
+  ${run} --model ${f_model} --init s.png --size 8 --steps 0 --target checkerboard > out \
+  && tail -n 1 out")
 set_tests_properties(hostile.fourth.png_surplus_read PROPERTIES PASS_REGULAR_EXPRESSION
   "^error against checkerboard: 0\n$")
 dlca_cli_test(hostile.fourth.png_bad_depth sh -c "${make_png} d.png 8 8 4 2 1 && ${expect} \
