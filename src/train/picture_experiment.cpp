@@ -15,8 +15,10 @@ PictureExperiment picture_experiment(const PictureRequest& request) {
   Image image = load_png(request.path);
   out.picture_width = image.width;
   out.picture_height = image.height;
+  // Chosen: the picture's side, at least 3 (the smallest grid; a smaller picture is enlarged) and
+  // at most kLargestChosenPictureSide.
   const int size = request.size.value_or(
-      std::min(std::max(image.width, image.height), kLargestChosenPictureSide));
+      std::clamp(std::max(image.width, image.height), 3, kLargestChosenPictureSide));
   if (size < 3 || size > 1024)
     throw ConfigError(fmt::format("size: must be from 3 to 1024, got {}", size));
   if (image.width != size || image.height != size) image = resize_area(image, size, size);

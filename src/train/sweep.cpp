@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -482,13 +484,25 @@ std::string seeds_text(const std::vector<uint64_t>& seeds) {
   return text;
 }
 
+// `text` as one word of a POSIX shell command: as it is when it holds only characters no shell
+// treats specially, else in single quotes (a single quote inside as '\''); `always` quotes it.
+std::string shell_word(const std::string& text, bool always = false) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || (c != 0 && std::strchr("_-./=:,+@%", c));
+  });
+  if (plain && !always) return text;
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 }  // namespace
 
 std::string Sweep::summary_markdown() const {
   // What was swept, as the command that runs (and resumes) this sweep; the folder is left out, so
   // that sweeps of one grid in two folders (by one process, by several) have equal summaries.
-  std::string command =
-      fmt::format("dlca sweep --{} {}", spec_.picture ? "target" : "config", spec_.experiment);
+  std::string command = fmt::format("dlca sweep --{} {}", spec_.picture ? "target" : "config",
+                                    shell_word(spec_.experiment));
   if (spec_.picture_size) command += fmt::format(" --size {}", *spec_.picture_size);
   command += " --seeds " + seeds_text(spec_.seeds);
   for (const SweepSetting& setting : spec_.settings) {
@@ -497,7 +511,7 @@ std::string Sweep::summary_markdown() const {
       if (!values.empty()) values += ',';
       values += v;
     }
-    command += fmt::format(" --set '{}={}'", setting.key, values);
+    command += " --set " + shell_word(setting.key + "=" + values, true);
   }
   if (spec_.epochs) command += fmt::format(" --epochs {}", *spec_.epochs);
   if (spec_.stop_when_solved)

@@ -28,7 +28,7 @@ set_tests_properties(hostile.eighth.run_image_model_other_size PROPERTIES PASS_R
 # refuses --csv, which needs it (the plan of a run, made before any work).
 dlca_cli_test(run.model_target_other_channels sh -c "$<TARGET_FILE:train_image> --preset colored_g \
   --recipe paper --steps 2 --epochs 1 --threads 1 --loss-channels 2 --quiet --save lc.json \
-  > /dev/null && ${e_run} --model lc.json --steps 1 --threads 1 | head -n 1 && ${expect} --status 2 \
+  > /dev/null && ${e_run} --model lc.json --steps 1 --threads 1 > out && head -n 1 out && ${expect} --status 2 \
   '^dlca_run: --csv: dlca run counts a target.s first channels, and the model was trained on \
 channel 2: leave --csv out' ${e_run} --model lc.json --steps 1 --csv e.csv && test ! -e e.csv")
 set_tests_properties(run.model_target_other_channels PROPERTIES PASS_REGULAR_EXPRESSION

@@ -15,13 +15,13 @@ dlca_cli_test(hostile.fifth.run_error_on_trained_channels sh -c "${make_png} t.p
   ${run} --model m.json --init seed --steps 2 --csv own.csv --quiet && \
   ${run} --model m.json --init seed --steps 2 --target t.png --csv mono.csv --quiet && \
   test \"$(tail -n 1 own.csv | cut -d, -f2)\" = \"$(tail -n 1 mono.csv | cut -d, -f2)\" && \
-  ${run} --model m.json --init seed --steps 2 | tail -n 1")
+  ${run} --model m.json --init seed --steps 2 > out && tail -n 1 out")
 set_tests_properties(hostile.fifth.run_error_on_trained_channels PROPERTIES PASS_REGULAR_EXPRESSION
   "^error against the model's target \\(.*, the channel trained: 0\\): [0-9]+\n$")
 # dlca eval sized a non-square model's grid from its height alone (a 4x12 model on 16x16).
 dlca_cli_test(hostile.fifth.eval_non_square_size sh -c "sed 's/\"width\": 4/\"width\": 12/' ${v_tiny} > e.json && \
   ${v_train} --config e.json --epochs 1 --threads 1 --save m.json --quiet >/dev/null && \
-  $<TARGET_FILE:dlca_eval> --model m.json --test generalize --threads 1 | head -n 1")
+  $<TARGET_FILE:dlca_eval> --model m.json --test generalize --threads 1 > out && head -n 1 out")
 set_tests_properties(hostile.fifth.eval_non_square_size PROPERTIES PASS_REGULAR_EXPRESSION
   "^generalize on 48x48, ")
 # A NUL in the experiment's name made the SVG plots invalid XML: it is drawn as U+FFFD.

@@ -14,9 +14,10 @@ set_tests_properties(gates.input_wise_trains PROPERTIES PASS_REGULAR_EXPRESSION
   "hard loss first reached 0 at epoch 160\n(.*\n)*all checked\n$")
 # 3 epochs, saved, resumed to 6 on another thread count: the same parameters as 6 straight.
 dlca_cli_test(gates.input_wise_resumes_exactly sh -c "${g_train} --gates inputwise --epochs 6 \
-  --threads 1 --quiet | grep parameters > a.txt && ${g_train} --gates inputwise --epochs 3 \
+  --threads 1 --quiet > a_out.txt && grep parameters a_out.txt > a.txt && ${g_train} --gates inputwise --epochs 3 \
   --threads 1 --quiet --save h.json > /dev/null && ${g_train} --gates inputwise --epochs 6 \
-  --threads 2 --quiet --resume h.json | grep parameters > b.txt && test -s a.txt && cmp a.txt b.txt \
+  --threads 2 --quiet --resume h.json > b_out.txt && grep parameters b_out.txt > b.txt && test -s a.txt \
+  && cmp a.txt b.txt \
   && echo same parameters")
 set_tests_properties(gates.input_wise_resumes_exactly PROPERTIES PASS_REGULAR_EXPRESSION
   "^same parameters\n$")
@@ -31,7 +32,7 @@ dlca_cli_test(gates.unknown_kind ${expect} --status 2 "--gates: .*sigmoid" ${g_t
 # robust takes input-wise gates for the checkerboard (and says so), not when --gates is given, and
 # not for an image target (softmax gates with its noise and sharpening schedule).
 dlca_cli_test(gates.robust_picks_input_wise sh -c "${g_train} --recipe robust --starts 2 --epochs 2 \
-  --steps 2 --save r.json | grep '^gates: input-wise' && grep -q '\"gates\":\"inputwise\"' r.json \
+  --steps 2 --save r.json > r.txt && grep '^gates: input-wise' r.txt && grep -q '\"gates\":\"inputwise\"' r.json \
   && ${g_train} --recipe robust --gates softmax --starts 2 --epochs 2 --steps 2 --quiet --save s.json \
   > /dev/null && grep -q '\"gates\":\"softmax\"' s.json && ${g_dlca} train colored_g --recipe robust \
   --starts 1 --epochs 2 --quiet --save g.json > /dev/null && grep -q '\"gates\":\"softmax\"' g.json \

@@ -30,3 +30,9 @@ dlca_cli_test(own_picture.sweep_size_needs_target ${expect} --status 2
   checkerboard_sync --size 8 --seeds 1 --out s)
 dlca_cli_test(own_picture.sweep_missing ${expect} --status 1 "^dlca sweep: missing.png: cannot open"
   $<TARGET_FILE:dlca_program> sweep --target missing.png --seeds 1 --out s)
+# A picture path with a space: the summary's command quotes it, so that it runs as printed.
+dlca_cli_test(own_picture.sweep_quoted_path sh -c "cp ${op_pictures}/letter.png 'my letter.png' && \
+  $<TARGET_FILE:dlca_program> sweep --target 'my letter.png' --seeds 1 --epochs 1 --set starts=1 \
+  --set repair=false --threads 1 --out s > /dev/null && \
+  grep -q \"dlca sweep --target 'my letter.png' --seeds 1 \" s/summary.md && echo quoted")
+set_tests_properties(own_picture.sweep_quoted_path PROPERTIES PASS_REGULAR_EXPRESSION "quoted\n$")

@@ -11,8 +11,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 done
 shift
 # Both commands must succeed: a program failing after its output would otherwise go unseen.
-out_a=$("${first[@]}" 2>&1 </dev/null) || { echo "exit status $? from: ${first[*]}"; exit 1; }
-out_b=$("$@" 2>&1 </dev/null) || { echo "exit status $? from: $*"; exit 1; }
+out_a=$("${first[@]}" 2>&1 </dev/null) || { echo "exit status $? from: ${first[*]}"; echo "$out_a"; exit 1; }
+out_b=$("$@" 2>&1 </dev/null) || { echo "exit status $? from: $*"; echo "$out_b"; exit 1; }
 a=$(grep -Eo -- "$regex" <<<"$out_a")
 b=$(grep -Eo -- "$regex" <<<"$out_b")
 if [ -z "$a" ] || [ "$a" != "$b" ]; then

@@ -18,7 +18,7 @@ inline constexpr int kLargestChosenPictureSide = 32;
 // What the user gave; the rest is chosen.
 struct PictureRequest {
   std::string path;                       // the PNG
-  std::optional<int> size;                // grid side; default: the picture's, at most 32
+  std::optional<int> size;                // grid side; default: the picture's, from 3 to 32
   std::optional<PictureColours> colours;  // default: 8colour when the picture has two or more of
                                           // the 8 colours, else mono
 };
