@@ -176,10 +176,7 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   try {
     command.apply(app);
-  } catch (const dlca::cli::UsageError& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return dlca::cli::kExitUsage;
-  } catch (const std::exception& e) {  // the preset's picture not found: as before, bad usage
+  } catch (const std::exception& e) {  // options that do not fit, or no preset picture: bad usage
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return dlca::cli::kExitUsage;
   }
