@@ -123,11 +123,15 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   dlca::SweepRow diverged;
   diverged.seed = 4;
   diverged.epochs = 12;
-  diverged.diverged_epoch = 13;
+  diverged.diverged_epoch = 12;  // epochs 0-11 trained, epoch 12 diverged
   diverged.final_soft_loss = diverged.final_hard_loss = std::nan("");
   const nlohmann::json ran_away = diverged.to_json();
   CHECK(ran_away["final_soft_loss"].is_null());
   CHECK(dlca::SweepRow::from_json(ran_away).to_json() == ran_away);
+  // Rows of older builds counted the epoch that diverged from 1: read as its index.
+  nlohmann::json counted_from_one = ran_away;
+  counted_from_one["diverged_epoch"] = 13;
+  CHECK(dlca::SweepRow::from_json(counted_from_one).to_json() == ran_away);
   nlohmann::json old_row = row;
   old_row.erase("diverged_epoch");
   CHECK(dlca::SweepRow::from_json(old_row).to_json() == row);

@@ -126,7 +126,7 @@ TEST_CASE("a gradient that is not finite on the CPU is a divergence naming its e
   trainer.run_epoch();
   const std::vector<float> before = trainer.model().logits;
   CHECK_THROWS_WITH_AS(trainer.run_epoch(),
-                       "epoch 3: gradient contains NaN or infinity: training diverged (a smaller "
+                       "epoch 2: gradient contains NaN or infinity: training diverged (a smaller "
                        "--lr may help)",
                        TrainingDiverged);
   CHECK(trainer.epoch() == 2);

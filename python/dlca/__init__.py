@@ -250,15 +250,17 @@ def train(source, callback=None, verbose=False, print_every=100, progress=None, 
         source = _picture_experiment(config_options, verbose)
     exp = _configured(experiment(source), config_options)
 
-    bar = _progress_bar(progress, verbose, _json.loads(exp.config_json())["epochs"])
+    epochs = _json.loads(exp.config_json())["epochs"]
+    bar = _progress_bar(progress, verbose, epochs)
 
     def each_epoch(epoch, soft_loss, hard_loss, active_gates):
+        # `epoch` is the epoch's index, from 0, as in history and the programs' lines.
         if bar is not None:
             bar.update(epoch + 1 - bar.n)
             bar.set_postfix(soft="%.4g" % soft_loss, hard="%d" % hard_loss, refresh=False)
-        if verbose and ((epoch + 1) % print_every == 0 or epoch == 0):
-            print("epoch %6d  soft %10.4f  hard %5.0f  active %5d"
-                  % (epoch + 1, soft_loss, hard_loss, active_gates), flush=True)
+        if verbose and (epoch % print_every == 0 or epoch + 1 == epochs):
+            print("epoch %6d (%d/%d)  soft %10.4f  hard %5.0f  active %5d"
+                  % (epoch, epoch + 1, epochs, soft_loss, hard_loss, active_gates), flush=True)
         return True if callback is None else callback(epoch, soft_loss, hard_loss, active_gates)
 
     try:

@@ -230,7 +230,7 @@ nlohmann::json CandidatePool::record() const {
   for (size_t k = 0; k < fates_.size(); ++k) {
     if (fates_[k] == StartFate::kHalted) halted.push_back(k);
     if (fates_[k] == StartFate::kDiverged)
-      diverged.push_back({{"start", k}, {"epoch", diverged_epoch_[k]}});
+      diverged.push_back({{"start", k}, {"epoch", diverged_epoch_[k] - 1}});  // its index
   }
   nlohmann::json j = {{"tried", fates_.size()}, {"halted", halted}, {"diverged", diverged}};
   if (halving_) {
@@ -255,7 +255,7 @@ std::string CandidatePool::describe() const {
   for (size_t k = 0; k < fates_.size(); ++k)
     if (fates_[k] == StartFate::kDiverged)
       line += fmt::format("{}start {} diverged at epoch {} and was dropped",
-                          line.empty() ? "" : "; ", k, diverged_epoch_[k]);
+                          line.empty() ? "" : "; ", k, diverged_epoch_[k] - 1);
   return line;
 }
 

@@ -400,7 +400,7 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
     for (const Trainer* trainer : prepared.trainers())
       if (trainer) epoch = std::min(epoch, trainer->epoch());
     row.epochs = epoch;
-    row.diverged_epoch = epoch + 1;  // counted from 1, as the training's own message counts it
+    row.diverged_epoch = epoch;  // the index of the epoch that diverged, as the message names it
     row.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return row;

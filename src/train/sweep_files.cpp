@@ -87,8 +87,11 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
   }
   // Rows written before runs could diverge have no "diverged_epoch".
   if (j.contains("diverged_epoch") && !j.at("diverged_epoch").is_null()) {
-    row.diverged_epoch = json_integer<int64_t>(j.at("diverged_epoch"), "diverged_epoch", 1);
-    if (*row.diverged_epoch != row.epochs + 1)
+    // The index of the epoch that diverged: the epochs before it are the row's `epochs`. Rows
+    // written before epochs were named by their index everywhere counted it from 1.
+    row.diverged_epoch = json_integer<int64_t>(j.at("diverged_epoch"), "diverged_epoch", 0);
+    if (*row.diverged_epoch == row.epochs + 1) row.diverged_epoch = row.epochs;
+    if (*row.diverged_epoch != row.epochs)
       throw std::runtime_error(
           fmt::format("diverged_epoch: {}, but a diverged run trained {} epochs before it",
                       *row.diverged_epoch, row.epochs));

@@ -16,11 +16,11 @@ namespace dlca {
 
 namespace {
 
-// A rollout whose numbers are no longer finite: the parameters have run away. `epoch` counts from
-// 0; the message counts from 1, as the progress lines do.
+// A rollout whose numbers are no longer finite: the parameters have run away. `epoch` is the
+// epoch's index, from 0, as everywhere (docs/formats.md, "How epochs are counted").
 [[noreturn]] void diverged(int64_t epoch, const char* what) {
   throw TrainingDiverged(
-      fmt::format("epoch {}: {}: training diverged (a smaller --lr may help)", epoch + 1, what));
+      fmt::format("epoch {}: {}: training diverged (a smaller --lr may help)", epoch, what));
 }
 
 }  // namespace

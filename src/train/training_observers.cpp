@@ -119,6 +119,8 @@ ProgressDisplay::ProgressDisplay(const TrainingRunOptions& options, std::ostream
     : options_(options), out_(out), live_(!options.quiet && ::isatty(STDERR_FILENO)) {}
 
 void ProgressDisplay::show(const TrainingLoop& loop, const EpochStats& stats) {
+  // The epoch shown is named by its index, from 0, as everywhere; the fraction after it counts the
+  // epochs done ("epoch 244 (245/500)"), so the last line reads N/N.
   const double now = loop.elapsed();
   const int64_t done = loop.chosen().epoch();
   const int64_t tick = loop.tick();
@@ -126,18 +128,19 @@ void ProgressDisplay::show(const TrainingLoop& loop, const EpochStats& stats) {
   const bool halving = loop.pool().halving();
   if (live_ && (now - last_draw_ > 0.1 || last)) {
     last_draw_ = now;
-    std::fprintf(stderr,
-                 "\r\033[K%s  epoch %lld/%lld  soft %.4f  hard %.0f%s  %.1f ms/epoch  ETA %s",
-                 loop.experiment().c_str(), (long long)done, (long long)loop.epochs(),
-                 stats.soft_loss, stats.hard_loss, loop.which().c_str(), stats.milliseconds,
-                 format_seconds(loop.seconds_left()).c_str());
+    std::fprintf(
+        stderr, "\r\033[K%s  epoch %lld (%lld/%lld)  soft %.4f  hard %.0f%s  %.1f ms/epoch  ETA %s",
+        loop.experiment().c_str(), (long long)stats.epoch, (long long)done,
+        (long long)loop.epochs(), stats.soft_loss, stats.hard_loss, loop.which().c_str(),
+        stats.milliseconds, format_seconds(loop.seconds_left()).c_str());
     std::fflush(stderr);
   } else if (!live_ && !options_.quiet && options_.print_every > 0 &&
-             (tick == 1 || (halving ? tick : done) % options_.print_every == 0 ||
-              last)) {  // epochs done, as on a terminal: the last is N/N
-    out_ << fmt::format("epoch {:>6}/{}  soft {:10.4f}  hard {:5.0f}  active {:5}{}  {:7.2f} ms\n",
-                        done, loop.epochs(), stats.soft_loss, stats.hard_loss, stats.active_gates,
-                        loop.which(), stats.milliseconds)
+             (tick == 1 || (halving ? tick - 1 : stats.epoch) % options_.print_every == 0 ||
+              last)) {
+    out_ << fmt::format(
+                "epoch {:>6} ({}/{})  soft {:10.4f}  hard {:5.0f}  active {:5}{}  {:7.2f} ms\n",
+                stats.epoch, done, loop.epochs(), stats.soft_loss, stats.hard_loss,
+                stats.active_gates, loop.which(), stats.milliseconds)
          << std::flush;
   }
 }

@@ -114,7 +114,7 @@ dlca_cli_test(recipe.repair sh -c "${train} --recipe paper --epochs 236 --repair
   && grep -q '\"applied\": true' s.json && grep -q '\"first_zero_epoch\": 236' s.json \
   && ${train} --recipe paper --resume m.json --epochs 237 --repair --print-every 1")
 set_tests_properties(recipe.repair PROPERTIES PASS_REGULAR_EXPRESSION
-  "final soft loss [^\n]*, hard loss 0\nrepair: hard loss 915 -> 0 over 16 batches, 1 gate change \\([0-9]+ hard rollouts, [^)]*\\): applied\nhard loss first reached 0 at epoch 236\n.*epoch +237/237 +soft +[0-9.]+ +hard +0 ")
+  "final soft loss [^\n]*, hard loss 0\nrepair: hard loss 915 -> 0 over 16 batches, 1 gate change \\([0-9]+ hard rollouts, [^)]*\\): applied\nhard loss first reached 0 at epoch 236\n.*epoch +236 \\(237/237\\) +soft +[0-9.]+ +hard +0 ")
 # A robust image run resumed to more epochs keeps the schedule it was started with (it was refused:
 # the schedule derived from the new --epochs differed from the checkpoint's).
 dlca_cli_test(recipe.robust_image_resumes_longer sh -c "$<TARGET_FILE:dlca_program> train colored_g \

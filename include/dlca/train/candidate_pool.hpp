@@ -113,7 +113,7 @@ class CandidatePool {
 
   std::vector<Trainer*> trainers_;
   std::vector<StartFate> fates_;
-  std::vector<int64_t> diverged_epoch_;  // counted from 1, by start (0: did not diverge)
+  std::vector<int64_t> diverged_epoch_;  // as HalvingRecord::diverged_epochs
   AddStart add_;
   ReleaseStart release_;
   int64_t epochs_;

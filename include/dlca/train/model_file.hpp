@@ -78,6 +78,8 @@ struct HalvingRecord {
   int slots = 1;  // the run's `starts`: how many train at once
   int64_t epochs_used = 0;
   std::vector<std::string> fates;
+  // By start: how many epochs it had tried when it diverged, the diverging one included (the
+  // index of that epoch plus 1); 0 for a start that did not diverge.
   std::vector<int64_t> diverged_epochs;
   std::vector<int64_t> rungs;  // the epochs of its rungs (they follow from --epochs)
   std::vector<std::vector<double>> rung_scores;
