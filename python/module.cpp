@@ -26,6 +26,7 @@
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/json_text.hpp"
 #include "dlca/core/memory_budget.hpp"
+#include "dlca/core/option_names.hpp"
 #include "dlca/core/random.hpp"
 #include "dlca/core/training_settings.hpp"
 #include "dlca/io/atomic_file.hpp"
@@ -124,11 +125,12 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
   if (o.checkpoint_every > 0 && o.save.empty())
     throw std::invalid_argument("checkpoint_every: needs save=FILE to write to");
   // As the programs do: no output may be an input, or another output.
-  std::vector<NamedPath> inputs = {{"--resume", o.resume}};
+  std::vector<NamedPath> inputs = {{option_name("resume"), o.resume}};
   if (!experiment.path.empty()) inputs.push_back({"the experiment", experiment.path});
   if (!experiment.task.image.empty())
     inputs.push_back({"the experiment's image", experiment.task.image});
-  check_output_paths(inputs, training_output_paths(run), {{"--resume", "--save"}});
+  check_output_paths(inputs, training_output_paths(run),
+                     {{option_name("resume"), option_name("save")}});
   if (!experiment.task.image.empty())  // the target PNG is decoded at its own size first
     check_memory(png_decode_bytes(experiment.task.image),
                  "decoding the experiment's image " + experiment.task.image,
@@ -443,6 +445,7 @@ nlohmann::json json_argument(const std::string& text, const std::string& name) {
 
 PYBIND11_MODULE(_dlca, m) {
   m.doc() = "dlca's compiled core; use the package dlca.";
+  set_option_wording(OptionWording::kKeywords);  // errors name keywords, not the programs' options
   py::register_exception<FileError>(m, "FileError", PyExc_OSError);
   py::register_exception<TrainingDiverged>(m, "TrainingDiverged", PyExc_RuntimeError);
   static py::exception<ConfigError> config_error(m, "ConfigError", PyExc_ValueError);
@@ -452,9 +455,7 @@ PYBIND11_MODULE(_dlca, m) {
     } catch (const ConfigError& e) {
       config_error(e.what());
     } catch (const ResumeMismatch& e) {  // bad usage, as the programs' exit status 2 says
-      std::string text = e.what();       // "--resume PATH: ...", named as the keyword
-      if (text.rfind("--resume ", 0) == 0) text = "resume: " + text.substr(9);
-      config_error(text.c_str());
+      config_error(e.what());
     }
   });
 

@@ -10,6 +10,7 @@
 
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/model.hpp"
+#include "dlca/core/option_names.hpp"
 #include "dlca/core/training_settings.hpp"
 
 using namespace dlca;
@@ -148,4 +149,18 @@ TEST_CASE("errors reworded with the command line's option names") {
   } catch (const ConfigError& e) {
     CHECK(with_option_names(e.what()).starts_with("--loss-steps: must be from 1 to --steps ("));
   }
+}
+
+TEST_CASE("options named in messages in the front end's own terms") {
+  REQUIRE(option_wording() == OptionWording::kCommandLine);  // the programs' default
+  CHECK(option_name("tile_cells") == "--tile-cells");
+  CHECK(option_name("budget_epochs") == "--budget");  // the settings table's option
+  CHECK(option_with_value("resume", "m.json") == "--resume m.json");
+  set_option_wording(OptionWording::kKeywords);  // the Python module's
+  CHECK(option_name("tile_cells") == "tile_cells");
+  CHECK(option_name("budget_epochs") == "budget_epochs");
+  CHECK(option_with_value("resume", "it's.json") == "resume='it\\'s.json'");
+  CHECK(option_with_value("seed", "4") == "seed=4");
+  CHECK(option_with_value("starts", "auto") == "starts='auto'");
+  set_option_wording(OptionWording::kCommandLine);
 }

@@ -477,14 +477,17 @@ class ErrorTest(Scratch):
     def test_resume_and_outputs_checked_as_the_programs_do(self):
         dlca.train("checkerboard_sync", epochs=2, steps=2, save=self.path("m.json"))
         with self.assertRaisesRegex(dlca.ConfigError,
-                                    "^resume: .*the checkpoint's lr is 0.05 but this run's is 0.1"):
+                                    "^resume='[^']*m.json': .*the checkpoint's lr is 0.05 but this run's is 0.1"):
             dlca.train("checkerboard_sync", epochs=4, steps=2, lr=0.1, resume=self.path("m.json"))
         with self.assertRaisesRegex(ValueError, "the checkpoint's height is 16 but this run's is 8"):
             dlca.train("checkerboard_sync", epochs=4, steps=2, height=8, width=8,
                        resume=self.path("m.json"))
         with self.assertRaisesRegex(ValueError, "^device: the CPU backend has no devices"):
             dlca.train("checkerboard_sync", epochs=1, steps=2, device=0)
-        with self.assertRaisesRegex(ValueError, "the checkpoint is at epoch 2, past epoch 1, where this run ends"):
+        # Library errors name keywords as Python gives them, not the programs' options.
+        with self.assertRaisesRegex(Exception, "^backend='vulkan': (?!.*--)"):
+            dlca.train("checkerboard_sync", epochs=1, steps=2, backend="vulkan", device=99)
+        with self.assertRaisesRegex(ValueError, "the checkpoint is at epoch 2, past epoch 1, where this run ends \\(epochs, else"):
             dlca.train("checkerboard_sync", epochs=1, steps=2, resume=self.path("m.json"))
         with self.assertRaisesRegex(Exception, "is the input"):
             dlca.train("checkerboard_sync", epochs=3, steps=2, resume=self.path("m.json"),

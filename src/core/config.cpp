@@ -1,5 +1,6 @@
 // Validation of experiment configurations and the built-in checkerboard configuration.
 #include "dlca/core/config.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -179,7 +180,7 @@ void validate_run(const ExperimentConfig& c) {
     reject("budget_minutes", fmt::format("must be from 0 (none) to 1e6, got {}", c.budget_minutes));
   if (!c.halving && (c.budget_epochs != 0 || c.budget_minutes != 0.0f))
     reject(c.budget_epochs != 0 ? "budget_epochs" : "budget_minutes",
-           "has no effect without halving (--starts auto)");
+           "has no effect without halving (" + option_with_value("starts", "auto") + ")");
 }
 
 // The schedules over the epochs: sharpening, logit noise, progressive hardening.

@@ -1,5 +1,6 @@
 // Memory sizes, MemAvailable and the up-front memory check (see memory_budget.hpp).
 #include "dlca/core/memory_budget.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -90,8 +91,9 @@ void check_memory(uint64_t needed, const std::string& what, uint64_t max_memory,
                   bool offer_max_memory) {
   if (max_memory > 0) {
     if (needed > max_memory)
-      throw std::runtime_error(fmt::format("{} needs about {} of memory, more than --max-memory {}",
-                                           what, format_bytes(needed), format_bytes(max_memory)));
+      throw std::runtime_error(
+          fmt::format("{} needs about {} of memory, more than {}", what, format_bytes(needed),
+                      option_with_value("max_memory", format_bytes(max_memory))));
     return;
   }
   const uint64_t available = available_memory_bytes();
@@ -100,7 +102,8 @@ void check_memory(uint64_t needed, const std::string& what, uint64_t max_memory,
         "{} needs about {} of memory, more than the {} available (MemAvailable); make it "
         "smaller{}",
         what, format_bytes(needed), format_bytes(available),
-        offer_max_memory ? ", or give --max-memory SIZE to try anyway" : ""));
+        offer_max_memory ? ", or give " + option_with_value("max_memory", "SIZE") + " to try anyway"
+                         : ""));
 }
 
 }  // namespace dlca

@@ -1,5 +1,6 @@
 // Backend selection for every command (see dlca/train/backend_choice.hpp).
 #include "dlca/train/backend_choice.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -31,9 +32,11 @@ ChosenBackend make_backend(const BackendChoice& choice) {
       return chosen;
     } catch (const std::exception& e) {
       if (choice.kind == "vulkan")
-        throw std::runtime_error(fmt::format("--backend vulkan: {}", e.what()));
+        throw std::runtime_error(
+            fmt::format("{}: {}", option_with_value("backend", "vulkan"), e.what()));
       if (choice.device >= 0)  // a device the user named: not replaced by the CPU in silence
-        throw std::runtime_error(fmt::format("--backend auto: {}", e.what()));
+        throw std::runtime_error(
+            fmt::format("{}: {}", option_with_value("backend", "auto"), e.what()));
       chosen.note = fmt::format("auto: running on the CPU: {}", e.what());
     }
   } else {
@@ -45,12 +48,14 @@ ChosenBackend make_backend(const BackendChoice& choice) {
 
 DeviceChoice choose_device(const std::string& kind, int requested) {
   if (kind == "cpu" && requested >= 0)  // a device asked for, then silently not used: refused
-    throw std::runtime_error(fmt::format(
-        "--device {}: the CPU backend has no devices (give --backend vulkan or auto)", requested));
+    throw std::runtime_error(fmt::format("{}: the CPU backend has no devices (give {} or auto)",
+                                         option_with_value("device", std::to_string(requested)),
+                                         option_with_value("backend", "vulkan")));
   if (kind == "cpu") return {};
   if (kind == "vulkan") return {std::max(requested, 0), ""};
   if (kind != "auto")
-    throw std::runtime_error(fmt::format("--backend: '{}' is not one of cpu, vulkan, auto", kind));
+    throw std::runtime_error(
+        fmt::format("{}: '{}' is not one of cpu, vulkan, auto", option_name("backend"), kind));
   if (requested >= 0) return {requested, ""};
   std::string why;
   try {

@@ -1,5 +1,6 @@
 // Loading experiment files and building their tasks (see experiment_file.hpp).
 #include "dlca/train/experiment_file.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include <filesystem>
 
@@ -127,9 +128,9 @@ ExperimentFile experiment_from_json(const nlohmann::json& j, const std::filesyst
                                     const std::string& label) {
   try {
     if (j.is_object() && j.contains("logits"))
-      throw ConfigError(
-          "is a dlca model file, not an experiment (continue its training with --resume FILE, "
-          "run its circuit with dlca run --model FILE)");
+      throw ConfigError("is a dlca model file, not an experiment (continue its training with " +
+                        option_with_value("resume", "FILE") +
+                        ", run its circuit with dlca run --model FILE)");
     if (j.is_object() && j.contains("devices") && j.contains("connectors"))
       throw ConfigError(
           "is a DigitalJS circuit, not an experiment (run it with dlca run --circuit FILE)");

@@ -1,6 +1,7 @@
 // Multi-start candidates: their seeds and configurations, and building them fresh or from a
 // checkpoint.
 #include "dlca/train/multi_start.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -55,7 +56,8 @@ TrainingCandidate candidate_with(const ExperimentConfig& run, int start, Model m
     c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
   } catch (const TaskMismatch& e) {  // a checkpoint of another task: the options contradict it
     if (!resumed) throw;
-    throw ResumeMismatch(fmt::format("--resume {}: {}", resumed_path, e.what()));
+    throw ResumeMismatch(
+        fmt::format("{}: {}", option_with_value("resume", resumed_path), e.what()));
   }
   if (state) restore_training(*c.trainer, std::move(*state));
   return c;
@@ -71,8 +73,9 @@ std::vector<TrainingCandidate> resumed_halving_run(const ExperimentConfig& run,
   if (record && !record->halving && record->candidates.empty())
     throw settled_run_error(resumed_path, *record);
   if (!record || !record->halving)
-    throw ResumeMismatch(
-        fmt::format("--resume {}: not a checkpoint of a --starts auto run", resumed_path));
+    throw ResumeMismatch(fmt::format("{}: not a checkpoint of a {} run",
+                                     option_with_value("resume", resumed_path),
+                                     option_with_value("starts", "auto")));
   std::vector<TrainingCandidate> out(size_t(record->starts));
   for (StartState& saved : record->candidates) {
     const int k = saved.start;
@@ -88,10 +91,11 @@ std::vector<TrainingCandidate> resumed_halving_run(const ExperimentConfig& run,
 
 ResumeMismatch settled_run_error(const std::string& path, const MultiStartRecord& record) {
   const uint64_t seed = start_seed(record.run_seed, record.chosen);
-  return ResumeMismatch(
-      fmt::format("--resume {}: the run was settled by start {} (seed {}); the file keeps only "
-                  "that candidate (continue it alone with --seed {} --starts 1)",
-                  path, record.chosen, seed, seed));
+  return ResumeMismatch(fmt::format(
+      "{}: the run was settled by start {} (seed {}); the file keeps only "
+      "that candidate (continue it alone with {} {})",
+      option_with_value("resume", path), record.chosen, seed,
+      option_with_value("seed", std::to_string(seed)), option_with_value("starts", "1")));
 }
 
 TrainingCandidate new_candidate(const ExperimentConfig& run, int start, const MakeTask& make_task,
@@ -123,9 +127,8 @@ std::vector<TrainingCandidate> make_candidates(const ExperimentConfig& run,
       MultiStartRecord* record = resumed->multi_start ? &*resumed->multi_start : nullptr;
       if (record && record->candidates.empty()) throw settled_run_error(resumed_path, *record);
       if (!record)
-        throw ResumeMismatch(
-            fmt::format("--resume {}: a single-start checkpoint, not one of {} starts",
-                        resumed_path, run.starts));
+        throw ResumeMismatch(fmt::format("{}: a single-start checkpoint, not one of {} starts",
+                                         option_with_value("resume", resumed_path), run.starts));
       StartState& saved = record->candidates.at(size_t(k));
       const ExperimentConfig config = start_config(run, k);
       model = k == record->chosen ? std::move(resumed->model) : make_model(config);

@@ -1,5 +1,6 @@
 // One training epoch: data from the task, rollout on the backend, AdamW on the logits.
 #include "dlca/train/trainer.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/grid.hpp"
@@ -19,8 +20,8 @@ namespace {
 // A rollout whose numbers are no longer finite: the parameters have run away. `epoch` is the
 // epoch's index, from 0, as everywhere (docs/formats.md, "How epochs are counted").
 [[noreturn]] void diverged(int64_t epoch, const char* what) {
-  throw TrainingDiverged(
-      fmt::format("epoch {}: {}: training diverged (a smaller --lr may help)", epoch, what));
+  throw TrainingDiverged(fmt::format("epoch {}: {}: training diverged (a smaller {} may help)",
+                                     epoch, what, option_name("lr")));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // What watches a training run (training_observers.hpp): progress, stop requests and the run's
 // files.
 #include "train/training_observers.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -40,9 +41,9 @@ void check_log_svg_replaceable(const std::string& log_path) {
   head.resize(size_t(in.gcount()));
   if (head.find(std::string(kLossCurvesTitleEnd) + "</text>") == std::string::npos)
     throw FileError(
-        fmt::format("--log {}: its loss curves would replace {}, which is not an "
-                    "earlier run's curves (move it, or give --log another name)",
-                    log_path, svg));
+        fmt::format("{}: its loss curves would replace {}, which is not an "
+                    "earlier run's curves (move it, or give {} another name)",
+                    option_with_value("log", log_path), svg, option_name("log")));
 }
 
 // Whether the file at `path` holds `text` (a --save written before another output failed).
@@ -101,9 +102,12 @@ std::string format_seconds(double s) {
 }
 
 std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options) {
-  return {{"--log", options.log_path},         {"--log (its SVG)", log_svg_path(options.log_path)},
-          {"--summary", options.summary_path}, {"--save", options.save_path},
-          {"--gif", options.gif_path},         {"--histogram", options.histogram_path}};
+  return {{option_name("log"), options.log_path},
+          {option_name("log") + " (its SVG)", log_svg_path(options.log_path)},
+          {option_name("summary"), options.summary_path},
+          {option_name("save"), options.save_path},
+          {option_name("gif"), options.gif_path},
+          {option_name("histogram"), options.histogram_path}};
 }
 
 StopRequests::StopRequests(const TrainingRunOptions& options) : options_(options) {
@@ -181,7 +185,8 @@ std::string RunFiles::keep_log(const TrainingLoop& loop, const std::string& reas
   } catch (const FileError&) {  // the divergence is the news; a log that failed too is not
     return reason;
   }
-  return fmt::format("{}; --log {} has the epochs before it", reason, options_.log_path);
+  return fmt::format("{}; {} has the epochs before it", reason,
+                     option_with_value("log", options_.log_path));
 }
 
 void RunFiles::during_run(const TrainingLoop& loop, ProgressDisplay& progress) {

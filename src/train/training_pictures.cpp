@@ -1,5 +1,6 @@
 // Loss-curve file names and the rollout GIF of a trained rule.
 #include "dlca/train/training_pictures.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
@@ -29,8 +30,8 @@ int rollout_gif_zoom(const ExperimentConfig& cfg) {
 void check_rollout_gif(const ExperimentConfig& cfg) {
   if (int64_t(std::max(cfg.height, cfg.width)) * rollout_gif_zoom(cfg) > kMaxGifSide)
     throw ConfigError(
-        fmt::format("--gif: a {}x{} grid is too large for a GIF (at most {} pixels a side)",
-                    cfg.width, cfg.height, kMaxGifSide));
+        fmt::format("{}: a {}x{} grid is too large for a GIF (at most {} pixels a side)",
+                    option_name("gif"), cfg.width, cfg.height, kMaxGifSide));
 }
 
 void write_rollout_gif(const Model& model, const Task& task, const std::string& path) {

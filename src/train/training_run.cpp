@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "dlca/core/option_names.hpp"
 #include "dlca/train/training_setup.hpp"
 #include "train/training_loop.hpp"
 #include "train/training_observers.hpp"
@@ -73,9 +74,10 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
                      summary.final_hard_loss);
   if (summary.stopped_when_solved)
     out << fmt::format(
-        "stopped: hard loss 0 for {} consecutive epoch{} (--stop-when-solved); the parameters "
-        "that scored it are kept\n",
-        loop.solved_window(), loop.solved_window() == 1 ? "" : "s");
+        "stopped: hard loss 0 for {} consecutive epoch{} ({}); the parameters that scored it "
+        "are kept\n",
+        loop.solved_window(), loop.solved_window() == 1 ? "" : "s",
+        option_name("stop_when_solved"));
   const Trainer& trainer = loop.chosen();
   const ExperimentConfig& config = trainer.model().config;
   if (config.gates == GateKind::kInputWise) out << "gates: input-wise (4 angles a gate)\n";
@@ -92,7 +94,9 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
     out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}{}\n", config.noise,
                        config.noise_start,
                        config.noise_end > 0 ? fmt::format(" to {}", config.noise_end) : "");
-  if (config.grad_norm) out << "gradient normalised per layer before AdamW (--grad-norm)\n";
+  if (config.grad_norm)
+    out << fmt::format("gradient normalised per layer before AdamW ({})\n",
+                       option_name("grad_norm"));
   if (config.harden > 0) {
     const std::vector<int64_t> stages = hardening_stage_epochs(config);
     const auto taken =

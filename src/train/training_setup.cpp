@@ -1,5 +1,6 @@
 // Building a run's candidates and backends (see training_setup.hpp).
 #include "dlca/train/training_setup.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include <string_view>
 
@@ -60,12 +61,14 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
   // Equal keys, other stages: hardening's end follows --epochs when harden_end is 0.
   if (differences.empty() && !schedule_agrees)
     differences = fmt::format(
-        "its hardening stages follow the --epochs {} it was started with (harden_end 0), and this "
-        "run's --epochs {} would move some before its epoch {}; give --harden-end {} to keep them",
-        saved.epochs, requested.epochs, saved_epoch, saved.epochs);
+        "its hardening stages follow the {} it was started with (harden_end 0), and this "
+        "run's {} would move some before its epoch {}; give {} to keep them",
+        option_with_value("epochs", std::to_string(saved.epochs)),
+        option_with_value("epochs", std::to_string(requested.epochs)), saved_epoch,
+        option_with_value("harden_end", std::to_string(saved.epochs)));
   if (!differences.empty())
-    throw ResumeMismatch(fmt::format("--resume {}: {} (give the options of the run that wrote it)",
-                                     path, differences));
+    throw ResumeMismatch(fmt::format("{}: {} (give the options of the run that wrote it)",
+                                     option_with_value("resume", path), differences));
 }
 
 }  // namespace
@@ -89,19 +92,20 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
   // be read as another epoch's.
   if (whole_run && checkpoint.multi_start->halving && config.halving &&
       checkpoint.multi_start->halving->rungs != halving_rungs(config.epochs))
-    throw ResumeMismatch(fmt::format(
-        "--resume {}: a --starts auto run halves at a quarter and half of --epochs; resume it with "
-        "the --epochs it was started with (--budget may grow)",
-        path));
+    throw ResumeMismatch(
+        fmt::format("{}: a {} run halves at a quarter and half of {}; resume it with "
+                    "the {} it was started with ({} may grow)",
+                    option_with_value("resume", path), option_with_value("starts", "auto"),
+                    option_name("epochs"), option_name("epochs"), option_name("budget_epochs")));
   require_same_config(path,
                       whole_run ? checkpoint.multi_start->run_config(checkpoint.model.config)
                                 : checkpoint.model.config,
                       config, saved_epoch);
   if (config.epochs < saved_epoch)
     throw ResumeMismatch(fmt::format(
-        "--resume {}: the checkpoint is at epoch {}, past epoch {}, where this run ends "
-        "(--epochs, else the experiment's \"epochs\", is the total to reach)",
-        path, saved_epoch, config.epochs));
+        "{}: the checkpoint is at epoch {}, past epoch {}, where this run ends "
+        "({}, else the experiment's \"epochs\", is the total to reach)",
+        option_with_value("resume", path), saved_epoch, config.epochs, option_name("epochs")));
 }
 
 std::vector<Trainer*> PreparedTraining::trainers() const {
@@ -200,10 +204,10 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
     for (const bool vulkan : trained_on_vulkan)
       if (vulkan != (prepared.vulkan != nullptr))
         throw ConfigError(fmt::format(
-            "--resume {}: was trained on {}, this run is on {}; give --backend {} to continue it "
-            "bit-identically",
-            resume_path, name(vulkan), name(prepared.vulkan != nullptr),
-            vulkan ? "vulkan" : "cpu"));
+            "{}: was trained on {}, this run is on {}; give {} to continue it bit-identically",
+            option_with_value("resume", resume_path), name(vulkan),
+            name(prepared.vulkan != nullptr),
+            option_with_value("backend", vulkan ? "vulkan" : "cpu")));
   }
   // A CPU run's tile size sets the order of its float sums: a resume keeps the tile it used (a
   // checkpoint without "tile_cells" was trained with the automatic size).
@@ -211,11 +215,13 @@ PreparedTraining prepare_training(const ExperimentConfig& config, const MakeTask
     const int trained = resumed->training->tile_cells.value_or(0);
     if (training_tile_cells(config, trained) != training_tile_cells(config, choice.cpu.tile_cells))
       throw ConfigError(fmt::format(
-          "--tile-cells: {} was trained with {}-cell tiles (--tile-cells {}), this run would use "
-          "{}; give --tile-cells {} to continue it bit-identically",
-          resume_path, training_tile_cells(config, trained),
-          trained == 0 ? "left out" : std::to_string(trained),
-          training_tile_cells(config, choice.cpu.tile_cells), trained));
+          "{}: {} was trained with {}-cell tiles ({}), this run would use {}; give {} to "
+          "continue it bit-identically",
+          option_name("tile_cells"), resume_path, training_tile_cells(config, trained),
+          trained == 0 ? option_name("tile_cells") + " left out"
+                       : option_with_value("tile_cells", std::to_string(trained)),
+          training_tile_cells(config, choice.cpu.tile_cells),
+          option_with_value("tile_cells", std::to_string(trained))));
   }
   if (!prepared.vulkan)  // before the rollouts allocate their grids
     check_memory(cpu_training_memory_bytes(config, choice.cpu), "training on the CPU", max_memory);

@@ -3,6 +3,7 @@
 // and the recorded command buffers; each rollout only writes the staging buffer (coefficients,
 // initial state, masks, target), submits once and reads losses and gate sums back.
 #include "dlca/vulkan/vulkan_backend.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -321,7 +322,9 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
           "vulkan backend: the {} buffer needs {} bytes, more than the device's storage binding "
           "limit of {} bytes (use a smaller batch or grid{})",
           kBindingNames[b].shown, sizes[b], binding,
-          candidates > 1 ? fmt::format(", or fewer than --starts {}", candidates) : ""));
+          candidates > 1
+              ? ", or fewer than " + option_with_value("starts", std::to_string(candidates))
+              : ""));
     buffers[b] = vk::Buffer(device, sizes[b], false);
     device.bind(b, buffers[b]);
   }

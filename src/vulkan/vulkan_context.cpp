@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "dlca/core/option_names.hpp"
+
 namespace dlca::vk {
 
 const char* result_name(VkResult result) {
@@ -264,8 +266,10 @@ void Device::create(Instance& instance, int index, uint32_t bindings, uint32_t p
   if (devices.empty()) throw VulkanError("no Vulkan device found");
   if (index < 0 || size_t(index) >= devices.size())
     throw VulkanError(devices.size() == 1
-                          ? fmt::format("--device {}: there is 1 Vulkan device (0)", index)
-                          : fmt::format("--device {}: there are {} Vulkan devices (0 to {})", index,
+                          ? fmt::format("{}: there is 1 Vulkan device (0)",
+                                        option_with_value("device", std::to_string(index)))
+                          : fmt::format("{}: there are {} Vulkan devices (0 to {})",
+                                        option_with_value("device", std::to_string(index)),
                                         devices.size(), devices.size() - 1));
   physical_ = devices[size_t(index)];
   vkGetPhysicalDeviceProperties(physical_, &properties_);
