@@ -231,6 +231,12 @@ struct VulkanBackend::Impl : DevicePopulation {
   void download_state();
   void build_plan(PlanKey new_key, const CellProgram& prog, const Model& model,
                   const GridGeometry& geo);
+  // The parts of build_plan, in order.
+  void plan_chunks(uint64_t per_cell);
+  void make_buffers(const std::array<uint64_t, kBindingCount>& sizes);
+  void make_staging(const std::array<uint64_t, kBindingCount>& sizes);
+  void upload_tables(const ProgramTables& tables, const FusedTables& fused_tables,
+                     const GridGeometry& geo);
   VkCommandBuffer record(int flags);
   // The parts of record, in order.
   void record_inputs(vk::Recorder& r, int flags);
@@ -277,26 +283,9 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   perception_levels = tables.perception_levels;
   perception_trees = tables.perception_trees;
 
-  // Chunks of cells: activations and slots of a chunk within one binding, blocks within one
-  // dispatch dimension.
-  const uint64_t binding = max_binding();
   // Fused: a chunk's activations only (the gradients stay in shared memory).
-  const uint64_t per_cell =
-      uint64_t(may_fuse ? prog.num_rows : std::max<uint32_t>(prog.num_rows, 2 * num_ops)) * 4;
-  uint64_t fit = std::min<uint64_t>(
-                     binding, options.chunk_bytes ? options.chunk_bytes : default_chunk_bytes()) /
-                 per_cell;
-  fit = std::min<uint64_t>(fit, uint64_t(max_groups()) * kGroupSize);
-  if (fit == 0)
-    throw vk::VulkanError(fmt::format(
-        "vulkan backend: one cell's activations ({} bytes) exceed the device's storage binding "
-        "limit ({} bytes)",
-        per_cell, binding));
-  if (fit >= kGroupSize) fit = fit / kGroupSize * kGroupSize;
-  chunk_cells = uint32_t(std::min<uint64_t>(fit, cells));
-  chunks = (cells + chunk_cells - 1) / chunk_cells;
-  blocks = groups_for(chunk_cells);
-  loss_groups = groups_for(cells);
+  plan_chunks(uint64_t(may_fuse ? prog.num_rows : std::max<uint32_t>(prog.num_rows, 2 * num_ops)) *
+              4);
   if (may_fuse) plan_fused(fused_tables, chunk_cells);
 
   const std::array<uint64_t, kBindingCount> sizes =
@@ -316,6 +305,35 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
                      .loss_groups = loss_groups,
                      .loss_steps = uint64_t(loss_steps),
                      .fused = fused});
+  make_buffers(sizes);
+  make_staging(sizes);
+  upload_tables(tables, fused_tables, geo);
+  key = std::move(new_key);
+}
+
+// Chunks of cells for `per_cell` bytes of activations a cell: a chunk's activations and slots
+// within one binding, its blocks within one dispatch dimension.
+void VulkanBackend::Impl::plan_chunks(uint64_t per_cell) {
+  const uint64_t binding = max_binding();
+  uint64_t fit = std::min<uint64_t>(
+                     binding, options.chunk_bytes ? options.chunk_bytes : default_chunk_bytes()) /
+                 per_cell;
+  fit = std::min<uint64_t>(fit, uint64_t(max_groups()) * kGroupSize);
+  if (fit == 0)
+    throw vk::VulkanError(fmt::format(
+        "vulkan backend: one cell's activations ({} bytes) exceed the device's storage binding "
+        "limit ({} bytes)",
+        per_cell, binding));
+  if (fit >= kGroupSize) fit = fit / kGroupSize * kGroupSize;
+  chunk_cells = uint32_t(std::min<uint64_t>(fit, cells));
+  chunks = (cells + chunk_cells - 1) / chunk_cells;
+  blocks = groups_for(chunk_cells);
+  loss_groups = groups_for(cells);
+}
+
+// The device buffers of the plan, each within the device's storage binding limit.
+void VulkanBackend::Impl::make_buffers(const std::array<uint64_t, kBindingCount>& sizes) {
+  const uint64_t binding = max_binding();
   for (uint32_t b = 0; b < kBindingCount; ++b) {
     if (sizes[b] > binding)
       throw vk::VulkanError(fmt::format(
@@ -328,8 +346,10 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
     buffers[b] = vk::Buffer(device, sizes[b], false);
     device.bind(b, buffers[b]);
   }
+}
 
-  // Staging: uploads first, then downloads.
+// The staging buffer's layout: uploads first, then downloads.
+void VulkanBackend::Impl::make_staging(const std::array<uint64_t, kBindingCount>& sizes) {
   StagingLayout& L = layout;
   size_t at = 0;
   const auto take = [&](size_t bytes) {
@@ -351,8 +371,11 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
   L.final_state = take(state_size * 4);
   L.total = at;
   staging = vk::Buffer(device, L.total, true);
+}
 
-  // Constant tables: uploaded once, through the staging buffer in pieces.
+// Constant tables: uploaded once, through the staging buffer in pieces.
+void VulkanBackend::Impl::upload_tables(const ProgramTables& tables,
+                                        const FusedTables& fused_tables, const GridGeometry& geo) {
   const auto upload_vector = [&](Binding b, const auto& v) {
     upload(b, v.data(), v.size() * sizeof(v[0]));
   };
@@ -375,7 +398,6 @@ void VulkanBackend::Impl::build_plan(PlanKey new_key, const CellProgram& prog, c
     upload_vector(kFusedGather, fused_tables.gather);
     upload_vector(kFusedInfo, fused_tables.info);
   }
-  key = std::move(new_key);
 }
 
 void VulkanBackend::Impl::plan_fused(const FusedTables& tables, uint32_t largest_chunk) {
