@@ -54,6 +54,7 @@ Trainer::Trainer(Model model, const Task& task, Backend& backend)
   }
   check_task_fits(described, model_.config);
   model_.task = std::move(described);
+  upload_to_device();
 }
 
 void Trainer::restore(int64_t epoch, int64_t optimizer_steps, std::vector<float> first_moment,
@@ -65,8 +66,7 @@ void Trainer::restore(int64_t epoch, int64_t optimizer_steps, std::vector<float>
     throw std::invalid_argument("Trainer::restore: hardened gates do not match the model");
   hardened_ = std::move(hardened);
   optimizer_.restore(optimizer_steps, std::move(first_moment), std::move(second_moment));
-  device_needs_upload_ = true;
-  host_stale_ = false;
+  upload_to_device();
   epoch_ = epoch;
   history_ = std::move(history);
   before_last_epoch_.steps = -1;
@@ -82,21 +82,23 @@ void Trainer::undo_last_epoch() {
   hardened_ = std::move(s.hardened);
   optimizer_.restore(s.steps, std::move(s.first_moment), std::move(s.second_moment));
   s.steps = -1;
-  if (on_device_) {
-    device_needs_upload_ = true;
-    host_stale_ = false;
-  }
+  upload_to_device();
   --epoch_;
   undone_ = history_.back();
   history_.pop_back();
 }
 
 void Trainer::sync_from_device() const {
-  if (!host_stale_) return;
+  if (!on_device_) return;
   std::vector<float> m, v;
-  device_->download_training_state(model_.logits, m, v);
-  optimizer_.restore(device_steps_, std::move(m), std::move(v));
-  host_stale_ = false;
+  if (device_->download_training_state(model_.logits, m, v))
+    optimizer_.restore(device_steps_, std::move(m), std::move(v));
+}
+
+void Trainer::upload_to_device() {
+  if (!on_device_) return;
+  device_->upload_training_state(model_, optimizer_.first_moment(), optimizer_.second_moment());
+  device_steps_ = optimizer_.steps_taken();
 }
 
 void Trainer::prepare_data(int64_t epoch) {
@@ -138,10 +140,7 @@ void Trainer::apply_repair(const RepairReport& report) {
   std::vector<float> m = optimizer_.first_moment(), v = optimizer_.second_moment();
   dlca::apply_repair(report.changes, model_.config.gates, model_.logits, {&m, &v});
   optimizer_.restore(optimizer_.steps_taken(), std::move(m), std::move(v));
-  if (on_device_) {
-    device_needs_upload_ = true;
-    host_stale_ = false;
-  }
+  upload_to_device();
   before_last_epoch_.steps = -1;
 }
 
@@ -199,11 +198,6 @@ EpochStats Trainer::finish_epoch(double soft_loss, double hard_loss, int active_
 DeviceEpochRequest Trainer::begin_device_epoch() {
   if (!on_device_) throw std::logic_error("Trainer::begin_device_epoch: not training on a device");
   begin_epoch();
-  if (device_needs_upload_) {
-    device_->upload_training_state(model_, optimizer_.first_moment(), optimizer_.second_moment());
-    device_steps_ = optimizer_.steps_taken();
-    device_needs_upload_ = false;
-  }
   return {.model = &model_,
           .settings = optimizer_.settings(),
           .step = device_steps_ + 1,
@@ -218,7 +212,6 @@ EpochStats Trainer::finish_device_epoch(const DeviceEpoch& d) {
   if (!std::isfinite(d.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
   if (!d.finite_gradient) diverged(epoch_, "gradient contains NaN or infinity");
   ++device_steps_;
-  host_stale_ = true;
   return finish_epoch(d.soft_loss, d.hard_loss, d.active_gates);
 }
 

@@ -207,6 +207,9 @@ struct VulkanBackend::Impl : DevicePopulation {
   struct MemberState {
     const DeviceTraining* view = nullptr;  // the member's backend; null once it is gone
     std::vector<float> logits, first_moment, second_moment;
+    // The trainer's copy is the current state (it uploaded it, or downloaded it since the member
+    // last trained).
+    bool trainer_current = false;
   };
   std::vector<MemberState> members;
   std::vector<int> live;
@@ -899,6 +902,7 @@ void VulkanBackend::upload_training_state(const Model& model,
   state.logits = model.logits;
   state.first_moment = first_moment;
   state.second_moment = second_moment;
+  state.trainer_current = true;
 }
 
 DeviceEpoch VulkanBackend::train_epoch(const DeviceEpochRequest& request) {
@@ -989,6 +993,7 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
       flags += gates;
     }
   }
+  for (const EpochInput& in : inputs) members[size_t(in.member)].trainer_current = false;
   const bool profiling = options.profile && queries;
   submit(kGradient | kHard | kTrain | (noise ? kNoise : 0) | (hardened ? kHardened : 0) |
          (settings.normalize_per_tensor ? kGradNorm : 0) | (profiling ? kProfile : 0));
@@ -1001,15 +1006,18 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
   return out;
 }
 
-void VulkanBackend::download_training_state(std::vector<float>& logits,
+bool VulkanBackend::download_training_state(std::vector<float>& logits,
                                             std::vector<float>& first_moment,
                                             std::vector<float>& second_moment) {
   Impl& I = *impl_;
+  Impl::MemberState& state = I.members[size_t(member_)];
+  if (state.trainer_current) return false;
   if (I.holds(member_)) I.download_state();
-  const Impl::MemberState& state = I.members[size_t(member_)];
   logits = state.logits;
   first_moment = state.first_moment;
   second_moment = state.second_moment;
+  state.trainer_current = true;
+  return true;
 }
 
 std::vector<VulkanDeviceInfo> list_vulkan_devices() {

@@ -33,7 +33,7 @@ void VulkanBackend::upload_training_state(const Model&, const std::vector<float>
 DeviceEpoch VulkanBackend::train_epoch(const DeviceEpochRequest&) { not_built(); }
 std::unique_ptr<VulkanBackend> VulkanBackend::add_member() { not_built(); }
 DevicePopulation* VulkanBackend::population() { return nullptr; }
-void VulkanBackend::download_training_state(std::vector<float>&, std::vector<float>&,
+bool VulkanBackend::download_training_state(std::vector<float>&, std::vector<float>&,
                                             std::vector<float>&) {
   not_built();
 }

@@ -68,16 +68,20 @@ struct DeviceEpochRequest {
 class DevicePopulation;
 
 // An optional part of a backend: training with the logits and AdamW's moments kept on its device
-// (the Vulkan backend). The trainer uploads them once (and after a restore), runs whole epochs
-// there (rollout, gradient, AdamW) and downloads them only when it needs them (saving, the end of
-// a run).
+// (the Vulkan backend). It is the one owner of which copy of a trainer's state is current: the
+// trainer hands its state over whenever it changes it on the host (start, restore, undo, repair),
+// runs whole epochs on the device (rollout, gradient, AdamW), and asks for the state back whenever
+// it reads it (saving, the end of a run), getting it only when the device has moved on.
 class DeviceTraining {
  public:
   virtual ~DeviceTraining() = default;
+  // The trainer's state, now the current one (sent to the device before the next epoch).
   virtual void upload_training_state(const Model& model, const std::vector<float>& first_moment,
                                      const std::vector<float>& second_moment) = 0;
   virtual DeviceEpoch train_epoch(const DeviceEpochRequest& request) = 0;
-  virtual void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
+  // The current state into the arguments, returning true; false, leaving them as they are, when
+  // the trainer already has it (no epoch trained since it was uploaded or last downloaded).
+  virtual bool download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
                                        std::vector<float>& second_moment) = 0;
   // The population this is a member of, when it has one: the candidates of a multi-start whose
   // backends share a device (VulkanBackend::add_member). Null: none.

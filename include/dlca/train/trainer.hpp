@@ -89,7 +89,10 @@ class Trainer {
   void apply_repair(const RepairReport& report);
 
  private:
+  // The state as the device has it, when it has moved on (DeviceTraining owns which copy is
+  // current); and the host's state handed to it after the host changed it.
   void sync_from_device() const;
+  void upload_to_device();
   void prepare_data(int64_t epoch);  // data_ and masks_ of an epoch
   // The parts of an epoch shared by the host and the device: its data, temperature, noise and
   // undo snapshot; the batch of that data; the stats recorded.
@@ -101,11 +104,9 @@ class Trainer {
   const Task& task_;
   Backend& backend_;
   mutable AdamW optimizer_;
-  DeviceTraining* device_;           // the backend's, null when it trains on the host
-  bool on_device_;                   // parameters and moments live on the backend's device
-  bool device_needs_upload_ = true;  // the host copies are newer (start, restore)
-  mutable bool host_stale_ = false;  // the device's copies are newer
-  int64_t device_steps_ = 0;         // AdamW steps taken, counting those on the device
+  DeviceTraining* device_;    // the backend's, null when it trains on the host
+  bool on_device_;            // parameters and moments live on the backend's device
+  int64_t device_steps_ = 0;  // AdamW steps taken, counting those on the device
   uint64_t masks_key_;
   int64_t epoch_ = 0;
   std::vector<EpochStats> history_;

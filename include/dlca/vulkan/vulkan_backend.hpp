@@ -93,7 +93,7 @@ class VulkanBackend : public Backend, private DeviceTraining {
   void upload_training_state(const Model& model, const std::vector<float>& first_moment,
                              const std::vector<float>& second_moment) override;
   DeviceEpoch train_epoch(const DeviceEpochRequest& request) override;
-  void download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
+  bool download_training_state(std::vector<float>& logits, std::vector<float>& first_moment,
                                std::vector<float>& second_moment) override;
   DevicePopulation* population() override;
 
