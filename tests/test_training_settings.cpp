@@ -161,6 +161,8 @@ TEST_CASE("options named in messages in the front end's own terms") {
   CHECK(option_name("budget_epochs") == "budget_epochs");
   CHECK(option_with_value("resume", "it's.json") == "resume='it\\'s.json'");
   CHECK(option_with_value("seed", "4") == "seed=4");
+  CHECK(option_with_value("resume", "123") == "resume='123'");  // a file, whatever its name
+  CHECK(option_with_value("max_memory", "1e3") == "max_memory='1e3'");
   CHECK(option_with_value("starts", "auto") == "starts='auto'");
   set_option_wording(OptionWording::kCommandLine);
 }

@@ -253,14 +253,23 @@ def train(source, callback=None, verbose=False, print_every=100, progress=None, 
     epochs = _json.loads(exp.config_json())["epochs"]
     bar = _progress_bar(progress, verbose, epochs)
 
+    # verbose: the programs' lines; `epoch` is the epoch's index, from 0, as in history. The first
+    # epoch (of a resumed run too), every print_every-th and the last shown are printed.
+    lines = {"last": None, "printed": None}
+
+    def line(epoch, soft_loss, hard_loss, active_gates):
+        print("epoch %6d (%d/%d)  soft %10.4f  hard %5.0f  active %5d"
+              % (epoch, epoch + 1, epochs, soft_loss, hard_loss, active_gates), flush=True)
+        lines["printed"] = epoch
+
     def each_epoch(epoch, soft_loss, hard_loss, active_gates):
-        # `epoch` is the epoch's index, from 0, as in history and the programs' lines.
         if bar is not None:
             bar.update(epoch + 1 - bar.n)
             bar.set_postfix(soft="%.4g" % soft_loss, hard="%d" % hard_loss, refresh=False)
-        if verbose and (epoch % print_every == 0 or epoch + 1 == epochs):
-            print("epoch %6d (%d/%d)  soft %10.4f  hard %5.0f  active %5d"
-                  % (epoch, epoch + 1, epochs, soft_loss, hard_loss, active_gates), flush=True)
+        if verbose:
+            lines["last"] = (epoch, soft_loss, hard_loss, active_gates)
+            if lines["printed"] is None or epoch % print_every == 0 or epoch + 1 == epochs:
+                line(epoch, soft_loss, hard_loss, active_gates)
         return True if callback is None else callback(epoch, soft_loss, hard_loss, active_gates)
 
     try:
@@ -269,6 +278,8 @@ def train(source, callback=None, verbose=False, print_every=100, progress=None, 
         if bar is not None:
             bar.close()
     if verbose:
+        if lines["last"] is not None and lines["last"][0] != lines["printed"]:
+            line(*lines["last"])  # a run that stopped early (solved, or its budget spent)
         print(model.summary["report"], end="", flush=True)
     return model
 

@@ -2,10 +2,13 @@
 the same one-line errors. Run by ctest (python.module) with PYTHONPATH at the built package and
 DLCA_BIN at the programs."""
 
+import contextlib
 import importlib
+import io
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import tempfile
@@ -115,6 +118,14 @@ class TrainingTest(Scratch):
                            callback=lambda e, s, h, a: e < 9)
         self.assertEqual(len(model.history["epoch"]), 10)
         self.assertTrue(model.summary["interrupted"])
+        # verbose: the first line, each print_every-th, and the last shown though the run stopped
+        # early; epochs named by their index, then how many ran of the run's.
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            dlca.train("checkerboard_sync", epochs=50, steps=2, verbose=True, print_every=4,
+                       callback=lambda e, s, h, a: e < 9)
+        self.assertEqual(re.findall(r"^epoch +(\d+) \((\d+)/50\)", out.getvalue(), re.M),
+                         [("0", "1"), ("4", "5"), ("8", "9"), ("9", "10")])
 
     def test_callback_exception_propagates(self):
         def fail(epoch, *_):
@@ -489,14 +500,14 @@ class ErrorTest(Scratch):
             dlca.train("checkerboard_sync", epochs=1, steps=2, backend="vulkan", device=99)
         with self.assertRaisesRegex(ValueError, "the checkpoint is at epoch 2, past epoch 1, where this run ends \\(epochs, else"):
             dlca.train("checkerboard_sync", epochs=1, steps=2, resume=self.path("m.json"))
-        with self.assertRaisesRegex(Exception, "is the input"):
+        with self.assertRaisesRegex(Exception, "^log='[^']*m.json': is the input resume='[^']*m.json'"):
             dlca.train("checkerboard_sync", epochs=3, steps=2, resume=self.path("m.json"),
                        log=self.path("m.json"))
         with open(os.path.join(dlca.data_dir(), "checkerboard_sync.json")) as f:
             text = f.read()
         with open(self.path("exp.json"), "w") as f:
             f.write(text)
-        with self.assertRaisesRegex(Exception, "is the input"):
+        with self.assertRaisesRegex(Exception, "^save='[^']*exp.json': is the input the experiment "):
             dlca.train(self.path("exp.json"), epochs=1, steps=2, save=self.path("exp.json"))
         with open(self.path("exp.json")) as f:
             self.assertEqual(f.read(), text)

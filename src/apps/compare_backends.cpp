@@ -59,8 +59,8 @@ Run train(const Workload& w, dlca::Backend& backend, int epochs, const char* sid
   for (int e = 0; e < epochs; ++e) {
     run.epochs.push_back(trainer.run_epoch());
     if (live)
-      std::fprintf(stderr, "\r%s %s: epoch %d/%d, %.1f ms   ", w.label.c_str(), side, e + 1, epochs,
-                   run.epochs.back().milliseconds);
+      std::fprintf(stderr, "\r%s %s: epoch %d (%d/%d), %.1f ms   ", w.label.c_str(), side, e, e + 1,
+                   epochs, run.epochs.back().milliseconds);
   }
   if (live) std::fprintf(stderr, "\r%*s\r", 70, "");
   run.logits = trainer.model().logits;

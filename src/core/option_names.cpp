@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
+#include <regex>
 
 #include "dlca/core/training_settings.hpp"
 
@@ -13,12 +13,13 @@ namespace {
 
 std::atomic<OptionWording> wording{OptionWording::kCommandLine};
 
-bool is_number(std::string_view text) {
-  if (text.empty()) return false;
-  const std::string copy(text);
-  char* end = nullptr;
-  std::strtod(copy.c_str(), &end);
-  return end == copy.c_str() + copy.size();
+// A value Python would read as a number: digits, with a sign or a decimal point ("4", "-1", "0.5").
+// Files are always quoted, whatever their name.
+bool shown_as_number(std::string_view key, std::string_view value) {
+  for (const std::string_view file : {"resume", "save", "log", "summary", "gif", "histogram"})
+    if (key == file) return false;
+  static const std::regex number(R"(-?[0-9]+(\.[0-9]+)?)");
+  return std::regex_match(std::string(value), number);
 }
 
 }  // namespace
@@ -41,7 +42,8 @@ std::string option_with_value(std::string_view key, std::string_view value) {
   std::string quoted;
   for (const char ch : value)
     quoted += ch == '\'' || ch == '\\' ? std::string{'\\', ch} : std::string{ch};
-  return std::string(key) + "=" + (is_number(value) ? std::string(value) : "'" + quoted + "'");
+  return std::string(key) + "=" +
+         (shown_as_number(key, value) ? std::string(value) : "'" + quoted + "'");
 }
 
 }  // namespace dlca

@@ -11,6 +11,7 @@
 
 #include <sys/stat.h>
 
+#include "dlca/core/option_names.hpp"
 #include "dlca/io/atomic_file.hpp"
 
 namespace dlca {
@@ -56,6 +57,15 @@ bool same_file(const FileIdentity& a, const FileIdentity& b) {
   return a.resolved == b.resolved;
 }
 
+// "--save m.json" as the programs name a file; in the Python module's wording a keyword,
+// "save='m.json'" (names such as "the experiment" stay as they are).
+std::string named(const NamedPath& p) {
+  if (option_wording() == OptionWording::kKeywords &&
+      p.option.find_first_of(" -") == std::string::npos)
+    return option_with_value(p.option, p.path);
+  return p.option + " " + p.path;
+}
+
 }  // namespace
 
 void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
@@ -65,9 +75,7 @@ void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<
     if (!in.path.empty()) seen_inputs.emplace_back(&in, identify(in.path));
   for (const NamedPath& out : outputs) {
     if (out.path.empty()) continue;
-    const auto fail = [&](const std::string& why) {
-      return PathConflict(out.option + " " + out.path + ": " + why);
-    };
+    const auto fail = [&](const std::string& why) { return PathConflict(named(out) + ": " + why); };
     try {
       check_writable(out.path);
     } catch (const FileError& e) {
@@ -78,11 +86,10 @@ void check_output_paths(const std::vector<NamedPath>& inputs, const std::vector<
       const bool allowed = std::find(may_replace.begin(), may_replace.end(),
                                      std::make_pair(in->option, out.option)) != may_replace.end();
       if (!allowed && same_file(id, in_id))
-        throw fail("is the input " + in->option + " " + in->path + "; write it somewhere else");
+        throw fail("is the input " + named(*in) + "; write it somewhere else");
     }
     for (const auto& [other, other_id] : seen_outputs)
-      if (same_file(id, other_id))
-        throw fail("is also the output " + other->option + " " + other->path);
+      if (same_file(id, other_id)) throw fail("is also the output " + named(*other));
     seen_outputs.emplace_back(&out, id);
   }
 }

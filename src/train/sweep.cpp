@@ -389,18 +389,17 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
   TrainingSummary summary;
   try {
     summary = run_training(prepared, run_options, report);
-  } catch (const TrainingDiverged&) {
+  } catch (const TrainingDiverged& e) {
     // A result of the sweep (this setting runs away), not a reason to stop it: a row that says
     // where, with no model (its parameters are no longer finite).
     SweepRow row;
     row.seed = run.seed;
     row.options = run.options;
     row.final_soft_loss = row.final_hard_loss = std::numeric_limits<double>::quiet_NaN();
-    int64_t epoch = std::numeric_limits<int64_t>::max();
-    for (const Trainer* trainer : prepared.trainers())
-      if (trainer) epoch = std::min(epoch, trainer->epoch());
-    row.epochs = epoch;
-    row.diverged_epoch = epoch;  // the index of the epoch that diverged, as the message names it
+    // The epoch of the candidate whose divergence ended the run, as its message names it; the
+    // epochs before it trained.
+    row.epochs = e.epoch();
+    row.diverged_epoch = e.epoch();
     row.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return row;

@@ -21,7 +21,8 @@ namespace {
 // epoch's index, from 0, as everywhere (docs/formats.md, "How epochs are counted").
 [[noreturn]] void diverged(int64_t epoch, const char* what) {
   throw TrainingDiverged(fmt::format("epoch {}: {}: training diverged (a smaller {} may help)",
-                                     epoch, what, option_name("lr")));
+                                     epoch, what, option_name("lr")),
+                         epoch);
 }
 
 }  // namespace

@@ -161,7 +161,8 @@ std::vector<std::pair<size_t, std::string>> TrainingLoop::train_round(
           .count());
   // The last candidate diverged: the epochs before show where it went wrong.
   if (!round.diverged.empty() && pool_.none_left())
-    throw TrainingDiverged(keep_log(round.diverged.front().second));
+    throw TrainingDiverged(keep_log(round.diverged.front().second),
+                           pool_.at(round.diverged.front().first).epoch());
   for (const auto& [k, stats] : round.trained) {
     zero_streak_[k] = stats.hard_loss == 0 ? zero_streak_[k] + 1 : 0;
     if (solved_window_ == 0 || solved_by_ || zero_streak_[k] < solved_window_) continue;

@@ -124,9 +124,10 @@ ProgressDisplay::ProgressDisplay(const TrainingRunOptions& options, std::ostream
 
 void ProgressDisplay::show(const TrainingLoop& loop, const EpochStats& stats) {
   // The epoch shown is named by its index, from 0, as everywhere; the fraction after it counts the
-  // epochs done ("epoch 244 (245/500)"), so the last line reads N/N.
+  // epochs run to it ("epoch 244 (245/500)"), so the last line reads N/N (a solved stop takes the
+  // update of the epoch that solved back, but that epoch ran).
   const double now = loop.elapsed();
-  const int64_t done = loop.chosen().epoch();
+  const int64_t done = stats.epoch + 1;
   const int64_t tick = loop.tick();
   const bool last = loop.last_round();
   const bool halving = loop.pool().halving();

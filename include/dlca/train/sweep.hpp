@@ -64,10 +64,11 @@ struct SweepRow {
   std::string model;   // relative to the sweep directory
   int64_t epochs = 0;  // epochs trained (fewer than asked when stopped as solved)
   std::string logits_checksum;
-  // A run whose loss or gradient stopped being finite: the epoch where it did, counted from 1 as
-  // the training's own message counts it (so `epochs`, those trained before it, is one less). Its
-  // final losses are then NaN (null in runs.json, empty in runs.csv), and it has no model file
-  // (model and logits_checksum empty).
+  // A run whose loss or gradient stopped being finite: the index of the epoch where it did (that
+  // of the last candidate left), as the training's own message names it, equal to `epochs`, those
+  // trained before it (rows of older builds counted it from 1: read as the index). Its final losses
+  // are then NaN (null in runs.json, empty in runs.csv), and it has no model file (model and
+  // logits_checksum empty).
   std::optional<int64_t> diverged_epoch;
   nlohmann::json to_json() const;
   static SweepRow from_json(const nlohmann::json& json);  // throws on a malformed row

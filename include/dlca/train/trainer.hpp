@@ -18,10 +18,16 @@
 namespace dlca {
 
 // Thrown by Trainer::run_epoch when the soft loss or the gradient is no longer finite: the
-// parameters have run away. The message names the epoch (counted from 1) and what was not finite.
+// parameters have run away. The message names the epoch (its index, from 0, as epoch() gives it)
+// and what was not finite.
 class TrainingDiverged : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  TrainingDiverged(const std::string& message, int64_t epoch)
+      : std::runtime_error(message), epoch_(epoch) {}
+  int64_t epoch() const { return epoch_; }
+
+ private:
+  int64_t epoch_;
 };
 
 // Thrown by the Trainer's constructor when the model was trained for another task than the one
@@ -37,9 +43,10 @@ class Trainer {
   EpochStats run_epoch();
   // An epoch on the device in two halves around the device's work, so that the members of a
   // population train their epochs together (run_candidate_epochs): begin_device_epoch draws the
-  // epoch's data (and uploads the state when the host's is newer) and returns what the device
-  // needs; finish_device_epoch checks and records the device's result. run_epoch is the two
-  // around DeviceTraining::train_epoch. Throws std::logic_error unless on_device().
+  // epoch's data and returns what the device needs (the state it trains is the one the trainer
+  // last handed over, or the device's own since); finish_device_epoch checks and records the
+  // device's result. run_epoch is the two around DeviceTraining::train_epoch. Throws
+  // std::logic_error unless on_device().
   DeviceEpochRequest begin_device_epoch();
   EpochStats finish_device_epoch(const DeviceEpoch& result);
   // The backend's device part (null when training on the host).
