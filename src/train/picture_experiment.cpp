@@ -1,5 +1,6 @@
 // Choosing an experiment for a user's picture (see picture_experiment.hpp).
 #include "dlca/train/picture_experiment.hpp"
+#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <set>
@@ -59,12 +60,16 @@ std::string picture_description(const PictureExperiment& chosen, const Experimen
   const bool mono = chosen.experiment.task.colours == "mono";
   return fmt::format(
       "picture {}x{}{}: {} ({} colour{} besides black{}), grown on a {}x{} grid from an empty "
-      "grid with a zero boundary in {} steps (the colored G's architecture)",
+      "grid with a zero boundary in {} steps{} (the colored G's architecture)",
       chosen.picture_width, chosen.picture_height,
       resized ? fmt::format(", area-resized to {}x{}", size, size) : std::string(),
       mono ? "one channel (mono)" : "three channels (8colour)", chosen.colours_seen,
       chosen.colours_seen == 1 ? "" : "s", chosen.colours_asked ? ", as asked" : "", size, size,
-      config.steps);
+      config.loss_steps > 1 ? config.steps - config.loss_steps + 1 : config.steps,
+      config.loss_steps > 1
+          ? fmt::format(", kept to step {} ({})", config.steps,
+                        option_with_value("loss_steps", std::to_string(config.loss_steps)))
+          : std::string());
 }
 
 }  // namespace dlca

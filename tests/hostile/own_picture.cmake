@@ -15,6 +15,11 @@ dlca_cli_test(own_picture.choices_overridden ${op_train} --target ${op_pictures}
   --colours mono --size 16)
 set_tests_properties(own_picture.choices_overridden PROPERTIES PASS_REGULAR_EXPRESSION
   "^picture 32x32, area-resized to 16x16: one channel \\(mono\\) \\(3 colours besides black, as asked\\), grown on a 16x16 grid [^\n]* in 15 steps")
+# Grow and stay: the line says where the picture is due and how long it is to stay.
+dlca_cli_test(own_picture.grow_and_stay ${op_train} --target ${op_pictures}/letter.png --steps 30
+  --loss-steps 16 --no-save)
+set_tests_properties(own_picture.grow_and_stay PROPERTIES PASS_REGULAR_EXPRESSION
+  "^picture 16x16: [^\n]* in 15 steps, kept to step 30 \\(--loss-steps 16\\) \\(the colored G's architecture\\)\n")
 dlca_cli_test(own_picture.missing ${expect} --status 1 "^dlca train image: missing.png: cannot open"
   ${op_train} --target missing.png)
 # A sweep over your own picture trains what dlca train image --target chooses (the same line), and
