@@ -255,21 +255,23 @@ def train(source, callback=None, verbose=False, print_every=100, progress=None, 
 
     # verbose: the programs' lines; `epoch` is the epoch's index, from 0, as in history. The first
     # epoch (of a resumed run too), every print_every-th and the last shown are printed.
-    lines = {"last": None, "printed": None}
+    last_shown = last_printed = None
 
     def line(epoch, soft_loss, hard_loss, active_gates):
+        nonlocal last_printed
         print("epoch %6d (%d/%d)  soft %10.4f  hard %5.0f  active %5d"
               % (epoch, epoch + 1, epochs, soft_loss, hard_loss, active_gates), flush=True)
-        lines["printed"] = epoch
+        last_printed = epoch
 
     def each_epoch(epoch, soft_loss, hard_loss, active_gates):
+        nonlocal last_shown
         if bar is not None:
             bar.update(epoch + 1 - bar.n)
             bar.set_postfix(soft="%.4g" % soft_loss, hard="%d" % hard_loss, refresh=False)
         if verbose:
-            lines["last"] = (epoch, soft_loss, hard_loss, active_gates)
-            if lines["printed"] is None or epoch % print_every == 0 or epoch + 1 == epochs:
-                line(epoch, soft_loss, hard_loss, active_gates)
+            last_shown = (epoch, soft_loss, hard_loss, active_gates)
+            if last_printed is None or epoch % print_every == 0 or epoch + 1 == epochs:
+                line(*last_shown)
         return True if callback is None else callback(epoch, soft_loss, hard_loss, active_gates)
 
     try:
@@ -278,8 +280,8 @@ def train(source, callback=None, verbose=False, print_every=100, progress=None, 
         if bar is not None:
             bar.close()
     if verbose:
-        if lines["last"] is not None and lines["last"][0] != lines["printed"]:
-            line(*lines["last"])  # a run that stopped early (solved, or its budget spent)
+        if last_shown is not None and last_shown[0] != last_printed:
+            line(*last_shown)  # a run that stopped early (solved, or its budget spent)
         print(model.summary["report"], end="", flush=True)
     return model
 

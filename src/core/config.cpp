@@ -1,6 +1,5 @@
 // Validation of experiment configurations and the built-in checkerboard configuration.
 #include "dlca/core/config.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +8,8 @@
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "dlca/core/option_names.hpp"
 
 namespace dlca {
 

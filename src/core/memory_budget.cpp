@@ -1,6 +1,5 @@
 // Memory sizes, MemAvailable and the up-front memory check (see memory_budget.hpp).
 #include "dlca/core/memory_budget.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -9,6 +8,8 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "dlca/core/option_names.hpp"
 
 namespace dlca {
 

@@ -1,11 +1,12 @@
 // Backend selection for every command (see dlca/train/backend_choice.hpp).
 #include "dlca/train/backend_choice.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "dlca/core/option_names.hpp"
 
 namespace dlca {
 

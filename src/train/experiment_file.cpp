@@ -1,6 +1,5 @@
 // Loading experiment files and building their tasks (see experiment_file.hpp).
 #include "dlca/train/experiment_file.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include <filesystem>
 
@@ -11,6 +10,7 @@
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/json_numbers.hpp"
 #include "dlca/core/json_text.hpp"
+#include "dlca/core/option_names.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/data_dir.hpp"
 #include "dlca/io/image_target.hpp"

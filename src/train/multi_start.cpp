@@ -1,7 +1,6 @@
 // Multi-start candidates: their seeds and configurations, and building them fresh or from a
 // checkpoint.
 #include "dlca/train/multi_start.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -11,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "dlca/core/option_names.hpp"
 #include "dlca/core/parallel_for_index.hpp"
 #include "dlca/core/random.hpp"
 

@@ -1,12 +1,12 @@
 // Choosing an experiment for a user's picture (see picture_experiment.hpp).
 #include "dlca/train/picture_experiment.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "dlca/core/option_names.hpp"
 #include "dlca/train/image_task.hpp"
 
 namespace dlca {

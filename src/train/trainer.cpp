@@ -1,9 +1,9 @@
 // One training epoch: data from the task, rollout on the backend, AdamW on the logits.
 #include "dlca/train/trainer.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/grid.hpp"
+#include "dlca/core/option_names.hpp"
 #include "dlca/train/gate_hardening.hpp"
 
 #include <algorithm>

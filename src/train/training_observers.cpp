@@ -1,7 +1,6 @@
 // What watches a training run (training_observers.hpp): progress, stop requests and the run's
 // files.
 #include "train/training_observers.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "dlca/core/option_names.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/io/svg_plots.hpp"

@@ -1,10 +1,10 @@
 // Loss-curve file names and the rollout GIF of a trained rule.
 #include "dlca/train/training_pictures.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/cell_program.hpp"
+#include "dlca/core/option_names.hpp"
 #include "dlca/core/random.hpp"
 #include "dlca/io/cell_pictures.hpp"
 #include "dlca/io/image_output.hpp"

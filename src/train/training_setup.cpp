@@ -1,6 +1,5 @@
 // Building a run's candidates and backends (see training_setup.hpp).
 #include "dlca/train/training_setup.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include <string_view>
 
@@ -8,6 +7,7 @@
 
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/memory_budget.hpp"
+#include "dlca/core/option_names.hpp"
 #include "dlca/train/candidate_pool.hpp"
 
 namespace dlca {

@@ -3,7 +3,6 @@
 // and the recorded command buffers; each rollout only writes the staging buffer (coefficients,
 // initial state, masks, target), submits once and reads losses and gate sums back.
 #include "dlca/vulkan/vulkan_backend.hpp"
-#include "dlca/core/option_names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,6 +17,7 @@
 #include "dlca/core/cell_program.hpp"
 #include "dlca/core/grid.hpp"
 #include "dlca/core/ops.hpp"
+#include "dlca/core/option_names.hpp"
 #include "vulkan/fused_tables.hpp"
 #include "vulkan/population_program.hpp"
 #include "vulkan/program_tables.hpp"
