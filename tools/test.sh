@@ -5,6 +5,8 @@
 # tests/sanitize_excluded.txt names), and last the threaded unit tests under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The three builds take about 2.2 GB together; say what the disk has, for a run that fails on it.
+echo "test.sh: $(df -Ph . | awk 'NR==2 {print $4}') free on the disk of $(pwd)"
 bash tools/build.sh
 ctest --test-dir build --output-on-failure -j2
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDLCA_SANITIZE=ON -DDLCA_BUILD_APPS=ON -DDLCA_PYTHON=ON \
