@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -38,6 +39,7 @@
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/picture_experiment.hpp"
 #include "dlca/train/trainer.hpp"
+#include "dlca/train/training_observer.hpp"
 #include "dlca/train/training_pictures.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
@@ -119,9 +121,7 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
   run.summary_path = o.summary;
   run.save_path = o.save;
   run.checkpoint_every = o.checkpoint_every;
-  run.quiet = true;
   run.threads = o.threads;
-  run.handle_signals = false;  // Python's own handler: checked after every epoch below
   if (o.checkpoint_every > 0 && o.save.empty())
     throw std::invalid_argument("checkpoint_every: needs save=FILE to write to");
   // As the programs do: no output may be an input, or another output.
@@ -153,11 +153,18 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
     raised.emplace();
     return true;
   };
-  run.stop = [&] {  // also asked during the repair search, after the last epoch
+  // What watches the run: Python's own Ctrl-C handler, asked after every epoch and during the
+  // repair search after the last one, and the callback (set below); warnings of writes that fail
+  // during the run (the log, a checkpoint) go to standard error.
+  CallbackObserver observer;
+  ProgressDisplay warnings(0, std::cerr, /*quiet=*/true);
+  run.observers = {&observer, &warnings};
+  observer.stop = [&] {
     py::gil_scoped_acquire gil;
     return raised.has_value() || signalled();
   };
-  run.on_epoch = [&](const EpochStats& e) {
+  observer.on_round = [&](const TrainingRound& round) {
+    const EpochStats& e = round.shown;
     py::gil_scoped_acquire gil;
     if (signalled()) return false;
     if (callback.is_none()) return true;

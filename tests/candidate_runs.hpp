@@ -64,11 +64,12 @@ inline Run train_candidates(const ExperimentConfig& config, int threads,
   for (auto& c : run.candidates) trainers.push_back(c.trainer.get());
   TrainingRunOptions options;
   options.epochs = config.epochs;
-  options.quiet = true;
   options.threads = threads;
   options.save_path = save;
   int rounds = 0;
-  if (stop_after > 0) options.on_epoch = [&](const EpochStats&) { return ++rounds < stop_after; };
+  CallbackObserver stopper;
+  stopper.on_round = [&](const TrainingRound&) { return ++rounds < stop_after; };
+  if (stop_after > 0) options.observers = {&stopper};
   std::ostringstream out;
   const int per_start = threads_per_start(threads, config.starts);
   run.summary = run_training(

@@ -179,27 +179,27 @@ TEST_CASE("a run stopped before or during its repair is interrupted") {
   CpuBackend backend({.threads = 1});
   Model uncertain = make_model(cfg);  // every gate uncertain: many changes for the repair to try
   for (float& logit : uncertain.logits) logit *= 0.1f;
-  const auto run = [&](const std::function<void(Trainer&, TrainingRunOptions&)>& stop) {
+  const auto run = [&](const std::function<void(Trainer&, CallbackObserver&)>& stop) {
     Trainer trainer(uncertain, task, backend);
     TrainingRunOptions options;
     options.epochs = cfg.epochs;
-    options.quiet = true;
-    options.handle_signals = false;
-    stop(trainer, options);
+    CallbackObserver caller;
+    options.observers = {&caller};
+    stop(trainer, caller);
     std::ostringstream out;
     return run_training(trainer, "cpu", options, out);
   };
-  const TrainingSummary whole = run([](Trainer&, TrainingRunOptions&) {});
+  const TrainingSummary whole = run([](Trainer&, CallbackObserver&) {});
   REQUIRE(whole.final_hard_loss > 0);  // a repair to try
   CHECK_FALSE(whole.interrupted);
   CHECK(whole.repair.contains("hard_rollouts"));
-  const TrainingSummary at_last_epoch = run([&](Trainer&, TrainingRunOptions& o) {
-    o.on_epoch = [&](const EpochStats& e) { return e.epoch + 1 < cfg.epochs; };
+  const TrainingSummary at_last_epoch = run([&](Trainer&, CallbackObserver& o) {
+    o.on_round = [&](const TrainingRound& r) { return r.shown.epoch + 1 < cfg.epochs; };
   });
   CHECK(at_last_epoch.epochs == cfg.epochs);
   CHECK(at_last_epoch.interrupted);
   int asked_after_training = 0;  // the first time before the search, then in it
-  const TrainingSummary in_search = run([&](Trainer& t, TrainingRunOptions& o) {
+  const TrainingSummary in_search = run([&](Trainer& t, CallbackObserver& o) {
     o.stop = [&] { return t.epoch() == cfg.epochs && ++asked_after_training == 2; };
   });
   CHECK(asked_after_training == 2);

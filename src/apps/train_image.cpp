@@ -187,7 +187,7 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
     const auto masks =
         dlca::read_cell_planes(target_path, command.size, command.size, picture, command.threshold);
     const bool seeded = command.seed_cell == "center";
-    if (command.chosen && !cli.run.quiet)
+    if (command.chosen && !cli.quiet)
       std::printf("%s\n", dlca::picture_description(*command.chosen, cli.config).c_str());
     return cli.train(program, [&](const dlca::ExperimentConfig& c) {
       return dlca::ImageTask(c, masks, command.planes(), seeded,

@@ -31,6 +31,7 @@
 #include "dlca/train/backend_choice.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/multi_start.hpp"
+#include "dlca/train/training_observer.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
 
@@ -48,6 +49,8 @@ struct TrainingCli {
   CpuBackendOptions backend;
   BackendChoice choice;
   TrainingRunOptions run;
+  bool quiet = false;     // no progress display
+  int print_every = 100;  // its plain-line period when not on a terminal
   bool keep_activations = false;
   std::string streams;
   std::string resume_path;
@@ -207,11 +210,11 @@ struct TrainingCli {
                "cells per parallel tile (0 = automatic); sets the order of float sums, so a "
                "--resume is bit-identical only with the same value")
             ->transform(non_negative_integer()));
-    print_every_option = app.add_option("--print-every", run.print_every,
-                                        "epochs between lines when not on a terminal")
-                             ->capture_default_str()
-                             ->transform(positive_integer());
-    app.add_flag("--quiet", run.quiet, "no progress output");
+    print_every_option =
+        app.add_option("--print-every", print_every, "epochs between lines when not on a terminal")
+            ->capture_default_str()
+            ->transform(positive_integer());
+    app.add_flag("--quiet", quiet, "no progress output");
     app.add_option("--max-memory", max_memory,
                    "memory the run may use, e.g. 4G (default: what is available); a run that "
                    "needs more is refused before it starts")
@@ -238,7 +241,7 @@ struct TrainingCli {
         throw UsageError("--no-save: contradicts the output files named");
       if (run.checkpoint_every > 0 && no_save)
         throw UsageError("--checkpoint-every: has nothing to write with --no-save");
-      if (run.quiet && print_every_option->count() > 0)
+      if (quiet && print_every_option->count() > 0)
         throw UsageError("--print-every: has no effect with --quiet");
       if (choice.kind == "vulkan")
         for (const CLI::Option* option : cpu_only_options)
@@ -317,6 +320,11 @@ struct TrainingCli {
         run.summary_path = run_folder + "/summary.json";
       }
       if (!prepared.vulkan && backend.tile_cells > 0) run.tile_cells = backend.tile_cells;
+      // What watches the run: Ctrl-C and SIGTERM (stop after the epoch, still write everything),
+      // and the progress display (with --quiet, only its warnings of writes that failed).
+      SignalStop signals;
+      ProgressDisplay progress(print_every, std::cout, quiet);
+      run.observers = {&signals, &progress};
       const auto summary = run_training(prepared, run, std::cout);
       VulkanBackend* vulkan = prepared.vulkan;
       if (choice.profile && vulkan) std::cout << describe_profile(vulkan->profile());

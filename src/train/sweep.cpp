@@ -31,6 +31,7 @@
 #include "dlca/io/stop_signals.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
+#include "dlca/train/training_observer.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
 #include "train/sweep_files.hpp"
@@ -381,7 +382,8 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
       prepare_training(resolve_recipe(run.config, task_of), task_of, choice, nullptr, "", 0);
   TrainingRunOptions run_options;
   run_options.epochs = run.config.epochs;
-  run_options.quiet = true;
+  SignalSeen signals;  // the sweep's program handles them, for all its runs
+  run_options.observers = {&signals};
   run_options.threads = threads;
   const std::string model = "models/" + run.id + ".json";
   run_options.save_path = (fs::path(directory_) / model).string();

@@ -1,6 +1,5 @@
-// What watches a training run (training_observers.hpp): progress, stop requests and the run's
-// files.
-#include "train/training_observers.hpp"
+// The files of a training run (training_files.hpp): the log, checkpoints, the outputs at the end.
+#include "train/training_files.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -95,12 +94,6 @@ void add_log_outputs(OutputGroup& outputs, const TrainingLoop& loop, const std::
 
 }  // namespace
 
-std::string format_seconds(double s) {
-  if (s < 60) return fmt::format("{:.1f} s", s);
-  if (s < 3600) return fmt::format("{}m{:02}s", int(s) / 60, int(s) % 60);
-  return fmt::format("{}h{:02}m", int(s) / 3600, (int(s) / 60) % 60);
-}
-
 std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options) {
   return {{option_name("log"), options.log_path},
           {option_name("log") + " (its SVG)", log_svg_path(options.log_path)},
@@ -108,62 +101,6 @@ std::vector<NamedPath> training_output_paths(const TrainingRunOptions& options) 
           {option_name("save"), options.save_path},
           {option_name("gif"), options.gif_path},
           {option_name("histogram"), options.histogram_path}};
-}
-
-StopRequests::StopRequests(const TrainingRunOptions& options) : options_(options) {
-  if (options.handle_signals) signals_.emplace(true);
-}
-
-bool StopRequests::requested() {
-  if (!by_caller_ && options_.stop && options_.stop()) by_caller_ = true;
-  return by_caller_ || (options_.handle_signals && StopSignals::stop_requested());
-}
-
-ProgressDisplay::ProgressDisplay(const TrainingRunOptions& options, std::ostream& out)
-    : options_(options), out_(out), live_(!options.quiet && ::isatty(STDERR_FILENO)) {}
-
-void ProgressDisplay::show(const TrainingLoop& loop, const EpochStats& stats) {
-  // The epoch shown is named by its index, from 0, as everywhere; the fraction after it counts the
-  // epochs run to it ("epoch 244 (245/500)"), so the last line reads N/N (a solved stop takes the
-  // update of the epoch that solved back, but that epoch ran).
-  const double now = loop.elapsed();
-  const int64_t done = stats.epoch + 1;
-  const int64_t tick = loop.tick();
-  const bool last = loop.last_round();
-  const bool halving = loop.pool().halving();
-  if (live_ && (now - last_draw_ > 0.1 || last)) {
-    last_draw_ = now;
-    std::fprintf(
-        stderr, "\r\033[K%s  epoch %lld (%lld/%lld)  soft %.4f  hard %.0f%s  %.1f ms/epoch  ETA %s",
-        loop.experiment().c_str(), (long long)stats.epoch, (long long)done,
-        (long long)loop.epochs(), stats.soft_loss, stats.hard_loss, loop.which().c_str(),
-        stats.milliseconds, format_seconds(loop.seconds_left()).c_str());
-    std::fflush(stderr);
-  } else if (!live_ && !options_.quiet && options_.print_every > 0 &&
-             (tick == 1 || (halving ? tick - 1 : stats.epoch) % options_.print_every == 0 ||
-              last)) {
-    out_ << fmt::format(
-                "epoch {:>6} ({}/{})  soft {:10.4f}  hard {:5.0f}  active {:5}{}  {:7.2f} ms\n",
-                stats.epoch, done, loop.epochs(), stats.soft_loss, stats.hard_loss,
-                stats.active_gates, loop.which(), stats.milliseconds)
-         << std::flush;
-  }
-}
-
-void ProgressDisplay::left_behind(size_t start, const std::string& reason) const {
-  if (!options_.quiet)
-    std::fprintf(stderr, "%swarning: start %zu: %s; the other starts go on without it\n",
-                 live_ ? "\r\033[K" : "", start, reason.c_str());
-}
-
-void ProgressDisplay::write_failed(const std::string& what) {
-  if (reported_failures_.insert(what).second)
-    std::fprintf(stderr, "%swarning: %s; training goes on and writes it again later\n",
-                 live_ ? "\r\033[K" : "", what.c_str());
-}
-
-void ProgressDisplay::end() const {
-  if (live_) std::fprintf(stderr, "\n");
 }
 
 RunFiles::RunFiles(const TrainingRunOptions& options, const ExperimentConfig& run_config)
@@ -190,13 +127,13 @@ std::string RunFiles::keep_log(const TrainingLoop& loop, const std::string& reas
                      option_with_value("log", options_.log_path));
 }
 
-void RunFiles::during_run(const TrainingLoop& loop, ProgressDisplay& progress) {
+void RunFiles::during_run(const TrainingLoop& loop) {
   // A write during the run that fails does not end the training; the writes at the end must work.
   const auto write = [&](const auto& what) {
     try {
       what();
     } catch (const FileError& e) {
-      progress.write_failed(e.what());
+      for (TrainingObserver* observer : options_.observers) observer->write_failed(e.what());
     }
   };
   const double now = loop.elapsed();

@@ -217,6 +217,20 @@ double TrainingLoop::seconds_left() const {
          double(options_.epochs - done);
 }
 
+TrainingRound TrainingLoop::round() const {
+  TrainingRound round;
+  round.shown = shown_epoch();
+  round.experiment = experiment_;
+  round.epochs = options_.epochs;
+  round.tick = tick();
+  round.halving = pool_.halving();
+  round.last = last_round();
+  round.which = which();
+  round.elapsed_seconds = elapsed();
+  round.seconds_left = seconds_left();
+  return round;
+}
+
 RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop) {
   // Stopped (Ctrl-C, the caller) while a candidate still had epochs to train.
   cut_short_ = pool_.training() && !solved();
@@ -236,7 +250,7 @@ RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop
 }
 
 TrainingSummary TrainingLoop::summarize(
-    const std::string& backend_name, const RepairOutcome& repair, bool handle_signals,
+    const std::string& backend_name, const RepairOutcome& repair, int stop_signal,
     const std::function<nlohmann::json(const Model&)>& evaluate) const {
   TrainingSummary summary;
   summary.experiment = experiment_;
@@ -244,7 +258,7 @@ TrainingSummary TrainingLoop::summarize(
   summary.recipe = recipe_name(recipe_);
   summary.resumed_from_epoch = resumed_from_epoch_;
   summary.repair = repair.record;
-  summary.stop_signal = handle_signals ? StopSignals::signal_number() : 0;
+  summary.stop_signal = stop_signal;
   const std::vector<EpochStats> history = measured();
   std::vector<double> epoch_ms;
   for (const EpochStats& e : history) {

@@ -1,7 +1,7 @@
 // The state of a training run between its rounds (an epoch of every candidate training): the
 // candidates, which one is shown and kept, the stop when solved, the repair of an unsolved run and
-// the summary at the end. run_training (training_run.cpp) drives it; the parts that watch a run
-// (progress, stop requests, files) are in training_observers.hpp.
+// the summary at the end. run_training (training_run.cpp) drives it; what watches a run is handed
+// over by the front ends (dlca/train/training_observer.hpp), its files are in training_files.hpp.
 #pragma once
 
 #include <chrono>
@@ -15,6 +15,7 @@
 #include <tbb/task_arena.h>
 
 #include "dlca/train/candidate_pool.hpp"
+#include "dlca/train/training_observer.hpp"
 #include "dlca/train/training_run.hpp"
 
 namespace dlca {
@@ -52,13 +53,15 @@ class TrainingLoop {
   std::string which() const;
   // Seconds left: a halving run's budget, a plain run's epochs.
   double seconds_left() const;
+  // The round just trained as the observers see it (when it has an epoch to show).
+  TrainingRound round() const;
 
   // After the last round: a run that trained all its epochs unsolved tries to repair the circuits
   // of its candidates (--repair), and keeps the first that works.
   RepairOutcome repair_if_unsolved(const std::function<bool()>& stop);
   // The summary of the run so far (after the repair).
   TrainingSummary summarize(const std::string& backend_name, const RepairOutcome& repair,
-                            bool handle_signals,
+                            int stop_signal,
                             const std::function<nlohmann::json(const Model&)>& evaluate) const;
 
   // The --save file's text: a checkpoint of the chosen candidate (and, while unsolved, of all).

@@ -1,6 +1,7 @@
 // The training loop: run_training, the recipe every training follows (the programs', the sweep's
 // and the Python module's), and its printed summary. The loop's state is in training_loop.hpp,
-// what watches it (progress, stop requests, files) in training_observers.hpp.
+// its files in training_files.hpp; what watches it is handed over by the front ends
+// (dlca/train/training_observer.hpp).
 #include "dlca/train/training_run.hpp"
 
 #include <algorithm>
@@ -12,8 +13,8 @@
 
 #include "dlca/core/option_names.hpp"
 #include "dlca/train/training_setup.hpp"
+#include "train/training_files.hpp"
 #include "train/training_loop.hpp"
-#include "train/training_observers.hpp"
 
 namespace dlca {
 
@@ -156,22 +157,30 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
   TrainingLoop loop(first_candidates, run_config, options, std::move(add_start),
                     std::move(release_start), resumed_halving);
   RunFiles files(options, run_config);
-  StopRequests stop(options);
-  ProgressDisplay progress(options, out);
-  while (loop.training() && !stop.requested()) {
+  const std::span<TrainingObserver* const> observers = options.observers;
+  bool stop_asked = false;  // once asked for, a stop stays
+  const auto stop = [&] {
+    for (TrainingObserver* observer : observers)
+      if (!stop_asked) stop_asked = observer->stop_requested();
+    return stop_asked;
+  };
+  while (loop.training() && !stop()) {
     const auto left_behind =
         loop.train_round([&](const std::string& reason) { return files.keep_log(loop, reason); });
-    for (const auto& [start, reason] : left_behind) progress.left_behind(start, reason);
+    for (const auto& [start, reason] : left_behind)
+      for (TrainingObserver* observer : observers) observer->start_left_behind(start, reason);
     if (!loop.has_shown_epoch()) continue;
-    const EpochStats shown = loop.shown_epoch();
-    if (options.on_epoch && !options.on_epoch(shown)) stop.by_caller();
-    progress.show(loop, shown);
-    files.during_run(loop, progress);
+    const TrainingRound round = loop.round();
+    for (TrainingObserver* observer : observers) observer->round_shown(round);
+    files.during_run(loop);
   }
-  progress.end();
-  const RepairOutcome repair = loop.repair_if_unsolved([&] { return stop.requested(); });
+  for (TrainingObserver* observer : observers) observer->rounds_ended();
+  const RepairOutcome repair = loop.repair_if_unsolved(stop);
+  int stop_signal = 0;
+  for (const TrainingObserver* observer : observers)
+    if (stop_signal == 0) stop_signal = observer->stop_signal();
   const TrainingSummary summary =
-      loop.summarize(backend_name, repair, options.handle_signals, options.evaluate);
+      loop.summarize(backend_name, repair, stop_signal, options.evaluate);
   files.write_at_end(loop, summary);
   print_summary(summary, loop, repair, out);
   return summary;

@@ -1,9 +1,8 @@
-// Running a whole training for a command-line program: epochs with a live progress line (or plain
-// periodic lines when not on a terminal), the per-epoch CSV log, periodic checkpoints, the final
-// summary (printed and as JSON), and the saved checkpoint. Ctrl-C or SIGTERM stops after the
-// current epoch and still writes everything; a second one stops at once, leaving no partial file. A
-// trainer restored from a checkpoint continues where it stopped; the log and summary then cover the
-// whole run.
+// Running a whole training for any front end: its rounds, watched by the observers the front end
+// hands over (progress, Ctrl-C, a callback: training_observer.hpp), the per-epoch CSV log,
+// periodic checkpoints, the final summary (printed and as JSON), and the saved checkpoint. A stop
+// asked for ends the run after the current epoch and still writes everything. A trainer restored
+// from a checkpoint continues where it stopped; the log and summary then cover the whole run.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +11,7 @@
 #include <ostream>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +19,7 @@
 #include "dlca/train/candidate_pool.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
+#include "dlca/train/training_observer.hpp"
 #include "dlca/train/training_setup.hpp"
 
 namespace dlca {
@@ -31,21 +32,14 @@ struct TrainingRunOptions {
   std::string summary_path;    // JSON summary
   std::string save_path;       // model file (a checkpoint: it can be resumed)
   int64_t checkpoint_every = 0;  // rewrite save_path every N epochs (0: only at the end)
-  int print_every = 100;         // plain-line period when not on a terminal
-  bool quiet = false;            // no progress output at all
   int threads = 0;               // several candidates: how many train at once (0 = every core)
   // Run on the final model before the summary is written; its keys are added to the summary JSON.
   // They are printed after the summary as "key value".
   std::function<nlohmann::json(const Model&)> evaluate;
-  // Called after every epoch with the epoch of the candidate shown (the one that solved, else the
-  // lowest hard loss); returning false stops the run there, as an interruption does.
-  std::function<bool(const EpochStats&)> on_epoch;
-  // Asked between epochs and during the repair search; true stops the run as on_epoch returning
-  // false does (the Python module: Ctrl-C).
-  std::function<bool()> stop;
-  // Ctrl-C and SIGTERM stop the run after its epoch (a second one ends the process). A caller that
-  // handles signals itself (the Python module, through on_epoch and stop) turns this off.
-  bool handle_signals = true;
+  // What watches the run, in this order (training_observer.hpp): the programs hand over a
+  // progress display and SignalStop, the sweep SignalStop, the Python module its callback and
+  // Ctrl-C. None: the run is silent and only its epochs, a solve or the budget end it.
+  std::vector<TrainingObserver*> observers;
   // A --save that cannot be written at the end (a full disk, its folder removed) is written to
   // the temporary folder instead and the error says where (the command-line programs; the Python
   // module hands the model over with its exception instead).
