@@ -41,6 +41,7 @@
 #include "dlca/train/trainer.hpp"
 #include "dlca/train/training_observer.hpp"
 #include "dlca/train/training_pictures.hpp"
+#include "dlca/train/training_request.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
 #include "dlca/web/html_page.hpp"
@@ -106,43 +107,30 @@ py::object json_to_python(const nlohmann::json& j) {
 }
 
 PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object callback) {
-  ExperimentConfig config = experiment.config;
   BackendChoice choice;
   choice.kind = o.backend;
   choice.device = o.device;
   choice.cpu.threads = o.threads;
   choice.cpu.tile_cells = o.tile_cells;
   choice.cpu.checkpointing = !o.keep_activations;
-  TrainingRunOptions run;
-  run.epochs = config.epochs;
+  // The run as the library takes it from every front end (training_request.hpp): checked, and
+  // its candidates prepared, by start_training below.
+  TrainingRequest request;
+  request.config = experiment.config;
+  request.task_of = [&](const ExperimentConfig& c) { return make_task(experiment, c); };
+  request.backend = choice;
+  request.resume_path = o.resume;
+  request.memory_limit = o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory);
+  if (!experiment.path.empty()) request.inputs.push_back({"the experiment", experiment.path});
+  if (!experiment.task.image.empty())
+    request.inputs.push_back({"the experiment's image", experiment.task.image});
+  TrainingRunOptions& run = request.run;
   run.log_path = o.log;
   run.gif_path = o.gif;
   run.histogram_path = o.histogram;
   run.summary_path = o.summary;
   run.save_path = o.save;
   run.checkpoint_every = o.checkpoint_every;
-  run.threads = o.threads;
-  if (o.checkpoint_every > 0 && o.save.empty())
-    throw std::invalid_argument("checkpoint_every: needs save=FILE to write to");
-  // As the programs do: no output may be an input, or another output.
-  std::vector<NamedPath> inputs = {{option_name("resume"), o.resume}};
-  if (!experiment.path.empty()) inputs.push_back({"the experiment", experiment.path});
-  if (!experiment.task.image.empty())
-    inputs.push_back({"the experiment's image", experiment.task.image});
-  check_output_paths(inputs, training_output_paths(run),
-                     {{option_name("resume"), option_name("save")}});
-  if (!experiment.task.image.empty())  // the target PNG is decoded at its own size first
-    check_memory(png_decode_bytes(experiment.task.image),
-                 "decoding the experiment's image " + experiment.task.image,
-                 o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
-  std::optional<ModelFile> resumed;
-  if (!o.resume.empty()) resumed = load_checkpoint(o.resume);
-  const int64_t from = resumed ? resumed->training->epoch : 0;
-  if (!checkpoints_before_end(o.checkpoint_every, from, config.epochs))
-    throw std::invalid_argument(fmt::format(
-        "checkpoint_every: {} has no effect with epochs={}{} (no checkpoint falls before the last "
-        "epoch, which writes save anyway)",
-        o.checkpoint_every, config.epochs, from > 0 ? fmt::format(" from epoch {}", from) : ""));
 
   std::optional<py::error_already_set> raised;  // by the callback, or a KeyboardInterrupt
   bool interrupted_by_signal = false;
@@ -185,13 +173,9 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
   std::optional<std::string> unwritten;  // an output that failed once the training had run
   {
     py::gil_scoped_release release;
-    const MakeTask task_of = [&](const ExperimentConfig& c) { return make_task(experiment, c); };
-    config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
-    PreparedTraining prepared =
-        prepare_training(config, task_of, choice, resumed ? &*resumed : nullptr, o.resume,
-                         o.max_memory.empty() ? 0 : parse_memory_size(o.max_memory));
+    PreparedTraining prepared = start_training(request);
+    const ExperimentConfig& config = request.config;
     std::ostringstream out;
-    if (!prepared.vulkan && o.tile_cells > 0) run.tile_cells = o.tile_cells;
     const auto keep = [&](const Trainer& chosen) {
       result.model = chosen.model();
       result.training = training_state_of(chosen);

@@ -392,11 +392,15 @@ class ErrorTest(Scratch):
         with self.assertRaisesRegex(TypeError, "save: must be a path or text, got None"):
             dlca.train("checkerboard_sync", save=None)
         # A checkpoint_every with no such epoch before the last changed nothing and was taken.
-        with self.assertRaisesRegex(ValueError, "^checkpoint_every: 100 has no effect with "
+        with self.assertRaisesRegex(ValueError, "^checkpoint_every=100: has no effect with "
                                     "epochs=5 \\(no checkpoint falls before the last epoch"):
             dlca.train("checkerboard_sync", epochs=5, checkpoint_every=100,
                        save=self.path("unused.json"))
         self.assertFalse(os.path.exists(self.path("unused.json")))
+        with self.assertRaisesRegex(ValueError, "^checkpoint_every: needs save to write to"):
+            dlca.train("checkerboard_sync", epochs=5, checkpoint_every=2)
+        with self.assertRaisesRegex(OSError, "^resume='[^']*none.json': cannot open"):
+            dlca.train("checkerboard_sync", epochs=5, resume=self.path("none.json"))
         with self.assertRaisesRegex(OSError, "missing.json: cannot open"):
             dlca.load(self.path("missing.json"))
         with open(self.path("bad.json"), "w") as f:

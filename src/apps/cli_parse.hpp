@@ -16,6 +16,7 @@
 #include "dlca/core/config_json.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/train/multi_start.hpp"
+#include "dlca/train/training_request.hpp"
 
 namespace dlca::cli {
 
@@ -30,12 +31,14 @@ struct UsageError : std::runtime_error {
 // The exit status of a program that failed with `e`, the same in every program (docs/guarantees.md,
 // "Errors and exit statuses"): kExitUsage for bad usage (a bad value, options that contradict each
 // other or the input: UsageError; an impossible configuration: ConfigError; a checkpoint of
-// another run: ResumeMismatch; two options naming one file: PathConflict), 1 for a failure while
+// another run: ResumeMismatch; two options naming one file: PathConflict; run options that
+// contradict each other: RunOptionError), 1 for a failure while
 // running (files, memory, a training that diverged, the library's own checks).
 inline int exit_status(const std::exception& e) {
   const bool usage = dynamic_cast<const UsageError*>(&e) || dynamic_cast<const PathConflict*>(&e) ||
                      dynamic_cast<const ConfigError*>(&e) ||
-                     dynamic_cast<const ResumeMismatch*>(&e);
+                     dynamic_cast<const ResumeMismatch*>(&e) ||
+                     dynamic_cast<const RunOptionError*>(&e);
   return usage ? kExitUsage : 1;
 }
 

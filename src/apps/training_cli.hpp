@@ -32,6 +32,7 @@
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/multi_start.hpp"
 #include "dlca/train/training_observer.hpp"
+#include "dlca/train/training_request.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
 
@@ -233,7 +234,6 @@ struct TrainingCli {
   int train(const char* program, MakeTask&& make_task) {
     config.random_streams = streams == "jax" ? RandomStreams::kJax : RandomStreams::kDlca;
     backend.checkpointing = !keep_activations;
-    run.epochs = config.epochs;
     try {
       if (choice.profile && choice.kind == "cpu")
         throw UsageError("--profile: profiles the Vulkan backend; give --backend vulkan or auto");
@@ -249,37 +249,6 @@ struct TrainingCli {
             throw UsageError(
                 fmt::format("{}: a CPU backend option, with no effect with --backend vulkan",
                             option->get_name()));
-      std::vector<NamedPath> all_inputs = inputs;
-      all_inputs.push_back({"--resume", resume_path});
-      check_output_paths(all_inputs, training_output_paths(run), {{"--resume", "--save"}});
-      const uint64_t memory_limit = max_memory.empty() ? 0 : parse_memory_size(max_memory);
-      for (const NamedPath& input : inputs)  // a target PNG is decoded at its own size first
-        if (!input.path.empty())
-          check_memory(png_decode_bytes(input.path),
-                       fmt::format("decoding {} {}", input.option, input.path), memory_limit);
-      std::optional<ModelFile> resumed;
-      if (!resume_path.empty()) {
-        try {
-          resumed = load_checkpoint(resume_path);
-        } catch (const FileError& e) {  // "--resume cb.json: cannot open (...)"
-          throw FileError(std::string("--resume ") + e.what());
-        }
-      }
-      // (A halving run's progress is its rounds and budget, not the epoch of the candidate its
-      // file was saved with.)
-      const bool halving_resumed = resumed && resumed->multi_start && resumed->multi_start->halving;
-      const int64_t from = resumed && !halving_resumed ? resumed->training->epoch : 0;
-      if (!checkpoints_before_end(run.checkpoint_every, from, config.epochs))
-        throw UsageError(fmt::format(
-            "--checkpoint-every {}: has no effect with --epochs {}{} (no checkpoint falls before "
-            "the last epoch, which writes --save anyway)",
-            run.checkpoint_every, config.epochs,
-            from > 0 ? fmt::format(" from epoch {}", from) : ""));
-      if (resumed && !halving_resumed && config.epochs == resumed->training->epoch)
-        std::fprintf(stderr,
-                     "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
-                     "training, only the outputs are written\n",
-                     program, resume_path.c_str(), (long long)config.epochs);
       const auto task_of = [&](const ExperimentConfig& c) -> std::unique_ptr<Task> {
         using Made = decltype(make_task(c));  // a Task, or a pointer to one
         if constexpr (requires(Made m) { m.release(); })
@@ -287,7 +256,6 @@ struct TrainingCli {
         else
           return std::unique_ptr<Task>(new Made(make_task(c)));
       };
-      choice.cpu = backend;
       for (const auto& [key, option] : setting_options)  // what `robust` then leaves alone
         if (const Setting* s = find_setting(key); s->given && option->count() > 0)
           config.given.*s->given = true;
@@ -305,27 +273,42 @@ struct TrainingCli {
             fmt::format("--sharpen-start {}: needs --sharpen-end, the epoch where "
                         "the temperature reaches --sharpen-to",
                         config.sharpen_start));
-      config = resolve_recipe(config, task_of, resumed ? &*resumed : nullptr);
-      PreparedTraining prepared = prepare_training(
-          config, task_of, choice, resumed ? &*resumed : nullptr, resume_path, memory_limit);
+      choice.cpu = backend;
+      // The run as the library takes it from every front end: its checks (outputs, memory, the
+      // checkpoint and its period) and the candidates prepared (training_request.hpp).
+      const bool run_folder_default = !no_save && !names_an_output();
+      TrainingRequest request{
+          .config = config,
+          .task_of = task_of,
+          .backend = choice,
+          .resume_path = resume_path,
+          .memory_limit = max_memory.empty() ? 0 : parse_memory_size(max_memory),
+          .inputs = inputs,
+          .run = run,
+          .save_named_later = run_folder_default};
+      PreparedTraining prepared = start_training(request);
+      config = request.config;
+      if (resumed_at_its_end(request, prepared))
+        std::fprintf(stderr,
+                     "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
+                     "training, only the outputs are written\n",
+                     program, resume_path.c_str(), (long long)config.epochs);
       if (!prepared.note.empty()) std::fprintf(stderr, "%s: %s\n", program, prepared.note.c_str());
-      run.threads = backend.threads;
-      run.rescue_unsaved_model = true;
+      request.run.rescue_unsaved_model = true;
       std::string run_folder;  // made now that the run has been accepted
-      if (!no_save && !names_an_output()) {
+      if (run_folder_default) {
         run_folder =
             make_run_folder(kRunsFolder, fmt::format("{}-seed{}", config.name, config.seed));
-        run.save_path = run_folder + "/model.json";
-        run.log_path = run_folder + "/log.csv";
-        run.summary_path = run_folder + "/summary.json";
+        request.run.save_path = run_folder + "/model.json";
+        request.run.log_path = run_folder + "/log.csv";
+        request.run.summary_path = run_folder + "/summary.json";
       }
-      if (!prepared.vulkan && backend.tile_cells > 0) run.tile_cells = backend.tile_cells;
       // What watches the run: Ctrl-C and SIGTERM (stop after the epoch, still write everything),
       // and the progress display (with --quiet, only its warnings of writes that failed).
       SignalStop signals;
       ProgressDisplay progress(print_every, std::cout, quiet);
-      run.observers = {&signals, &progress};
-      const auto summary = run_training(prepared, run, std::cout);
+      request.run.observers = {&signals, &progress};
+      const auto summary = run_training(prepared, request.run, std::cout);
       VulkanBackend* vulkan = prepared.vulkan;
       if (choice.profile && vulkan) std::cout << describe_profile(vulkan->profile());
       if (!run_folder.empty())

@@ -32,6 +32,7 @@
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
 #include "dlca/train/training_observer.hpp"
+#include "dlca/train/training_request.hpp"
 #include "dlca/train/training_run.hpp"
 #include "dlca/train/training_setup.hpp"
 #include "train/sweep_files.hpp"
@@ -373,20 +374,17 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
         fmt::format("{}: has changed since the sweep started; its runs so far are "
                     "kept, and the sweep resumes only with the picture it started with",
                     experiment_.task.image));
-  BackendChoice choice;  // the CPU: sweeps compare runs, which depend only on seed and options
-  choice.cpu.threads = threads;
-  const MakeTask task_of = [&](const ExperimentConfig& c) {
-    return make_task(experiment_.task, c);
-  };
-  PreparedTraining prepared =
-      prepare_training(resolve_recipe(run.config, task_of), task_of, choice, nullptr, "", 0);
-  TrainingRunOptions run_options;
-  run_options.epochs = run.config.epochs;
-  SignalSeen signals;  // the sweep's program handles them, for all its runs
-  run_options.observers = {&signals};
-  run_options.threads = threads;
+  TrainingRequest request;  // as every front end's run (training_request.hpp)
+  request.config = run.config;
+  request.task_of = [&](const ExperimentConfig& c) { return make_task(experiment_.task, c); };
+  request.backend.cpu.threads = threads;  // the CPU: sweeps compare runs, which depend only on
+                                          // seed and options
+  SignalSeen signals;                     // the sweep's program handles them, for all its runs
+  request.run.observers = {&signals};
   const std::string model = "models/" + run.id + ".json";
-  run_options.save_path = (fs::path(directory_) / model).string();
+  request.run.save_path = (fs::path(directory_) / model).string();
+  PreparedTraining prepared = start_training(request);
+  const TrainingRunOptions& run_options = request.run;
   std::ostringstream report;  // the summary lines a training program would print
   TrainingSummary summary;
   try {

@@ -25,6 +25,9 @@ set_tests_properties(files.equal_outputs PROPERTIES TIMEOUT 30)
 # --checkpoint-every with nowhere to write: bad usage.
 dlca_cli_test(files.checkpoint_every_no_save ${expect} --status 2
   "^train_checkerboard: --checkpoint-every: has nothing to write with --no-save$" ${train} --checkpoint-every 2 --no-save)
+# Outputs named but not --save: the checkpoints had nowhere to go and were dropped silently.
+dlca_cli_test(files.checkpoint_every_other_outputs_only ${expect} --status 2
+  "^train_checkerboard: --checkpoint-every: needs --save to write to$" ${train} --epochs 5 --checkpoint-every 2 --log l.csv)
 # Resuming and saving to the same checkpoint stays allowed.
 dlca_cli_test(files.resume_save_same sh -c "${model_m} && ${train} --epochs 2 --steps 1 --quiet --resume m.json --save m.json")
 set_tests_properties(files.resume_save_same PROPERTIES PASS_REGULAR_EXPRESSION "2 epochs \\(resumed at epoch 1\\)")

@@ -1,0 +1,81 @@
+// Checking a training request and preparing its candidates (training_request.hpp), the same for
+// every front end.
+#include "dlca/train/training_request.hpp"
+
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "dlca/core/memory_budget.hpp"
+#include "dlca/core/option_names.hpp"
+#include "dlca/io/image_target.hpp"
+
+namespace dlca {
+
+namespace {
+
+// A checkpoint period that writes nothing, or falls on no epoch before the last (which writes
+// --save anyway), changes nothing: refused like other options that change nothing. A halving
+// run's progress is its rounds and budget, not the epoch of the candidate its file was saved with.
+void check_checkpoint_period(const TrainingRequest& request, const ModelFile* resumed) {
+  const int64_t every = request.run.checkpoint_every;
+  if (every > 0 && request.run.save_path.empty() && !request.save_named_later)
+    throw RunOptionError(fmt::format("{}: needs {} to write to", option_name("checkpoint_every"),
+                                     option_name("save")));
+  const bool halving_resumed = resumed && resumed->multi_start && resumed->multi_start->halving;
+  const int64_t from = resumed && !halving_resumed ? resumed->training->epoch : 0;
+  const int64_t epochs = request.config.epochs;
+  if (!checkpoints_before_end(every, from, epochs))
+    throw RunOptionError(fmt::format(
+        "{}: has no effect with {}{} (no checkpoint falls before the last epoch, which writes {} "
+        "anyway)",
+        option_with_value("checkpoint_every", std::to_string(every)),
+        option_with_value("epochs", std::to_string(epochs)),
+        from > 0 ? fmt::format(" from epoch {}", from) : "", option_name("save")));
+}
+
+}  // namespace
+
+PreparedTraining start_training(TrainingRequest& request) {
+  TrainingRunOptions& run = request.run;
+  run.epochs = request.config.epochs;
+  std::vector<NamedPath> inputs = request.inputs;
+  inputs.push_back({option_name("resume"), request.resume_path});
+  check_output_paths(inputs, training_output_paths(run),
+                     {{option_name("resume"), option_name("save")}});
+  for (const NamedPath& input : request.inputs)  // a target PNG is decoded at its own size first
+    if (!input.path.empty())
+      check_memory(png_decode_bytes(input.path),
+                   fmt::format("decoding {} {}", input.option, input.path), request.memory_limit);
+  std::optional<ModelFile> resumed;
+  if (!request.resume_path.empty()) {
+    try {
+      resumed = load_checkpoint(request.resume_path);
+    } catch (const FileError& e) {  // "cb.json: cannot open (...)" as "--resume cb.json: ..."
+      const std::string message = e.what();
+      const std::string& path = request.resume_path;
+      throw FileError(message.starts_with(path + ":")
+                          ? option_with_value("resume", path) + message.substr(path.size())
+                          : option_name("resume") + " " + message);
+    }
+  }
+  check_checkpoint_period(request, resumed ? &*resumed : nullptr);
+  ModelFile* const checkpoint = resumed ? &*resumed : nullptr;
+  request.config = resolve_recipe(request.config, request.task_of, checkpoint);
+  PreparedTraining prepared =
+      prepare_training(request.config, request.task_of, request.backend, checkpoint,
+                       request.resume_path, request.memory_limit);
+  run.threads = request.backend.cpu.threads;
+  if (!prepared.vulkan && request.backend.cpu.tile_cells > 0)
+    run.tile_cells = request.backend.cpu.tile_cells;
+  return prepared;
+}
+
+bool resumed_at_its_end(const TrainingRequest& request, const PreparedTraining& prepared) {
+  if (request.resume_path.empty() || prepared.resumed_halving) return false;
+  for (const Trainer* trainer : prepared.trainers())
+    if (trainer) return trainer->epoch() == request.config.epochs;
+  return false;
+}
+
+}  // namespace dlca
