@@ -120,7 +120,8 @@ dlca::Sweep make_sweep(const SweepOptions& o, const CLI::App& app) {
     request.path = o.picture;
     request.size = spec.picture_size;
     const dlca::PictureExperiment chosen = dlca::picture_experiment(request);
-    std::cout << dlca::picture_description(chosen, chosen.experiment.config) << "\n";
+    if (dlca::cli::launched_rank() == 0)  // once, not by every rank under MPI
+      std::cout << dlca::picture_description(chosen, chosen.experiment.config) << "\n";
     file = chosen.experiment;
   } else {
     file = dlca::load_experiment(o.experiment);

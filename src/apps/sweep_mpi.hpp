@@ -12,6 +12,8 @@ namespace dlca::cli {
 
 // True when the process was started by mpirun or srun with more than one rank.
 bool launched_on_several_ranks();
+// This process's rank as mpirun or srun numbered it (0 when not launched by them).
+int launched_rank();
 
 // Opens the sweep on rank 0 and runs it over all ranks (a single rank runs it locally with
 // `jobs`). `finish(complete)` is called on rank 0 only and gives the exit status; other ranks

@@ -107,6 +107,12 @@ mpi) # mpirun -np 2 gives the same runs and table as the sweep without MPI
     --threads 2 --out mpi_jobs >jobs.txt 2>&1 && fail "mpirun --jobs 2: exit 0"
   grep -q '^dlca_sweep: --jobs 2: runs at once without MPI[;] under mpirun each of the 2 ranks' jobs.txt ||
     fail "mpirun --jobs 2: $(cat jobs.txt)"
+  # A sweep over a picture: every rank printed the picture line; rank 0 alone says it now.
+  picture="$(dirname "$0")/../../targets/pictures/heart.png"
+  "$mpiexec" -np 2 --oversubscribe --allow-run-as-root "$sweep" --target "$picture" --size 8 \
+    --seeds 1 --epochs 1 --threads 1 --out mpi_picture >picture.txt 2>&1 ||
+    fail "mpirun --target: exit $?: $(cat picture.txt)"
+  [ "$(grep -c '^picture 24x24, area-resized to 8x8: ' picture.txt)" = 1 ] || fail "mpirun --target: $(cat picture.txt)"
   echo "sweep mpi ok"
   ;;
 *)
