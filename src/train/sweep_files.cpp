@@ -137,12 +137,14 @@ void upgrade_manifest(nlohmann::json& saved, const nlohmann::json& wanted) {
       !saved["task"].contains("image_checksum") && wanted["task"].contains("image_checksum"))
     saved["task"]["image_checksum"] = wanted["task"]["image_checksum"];
   // The picture is the one its checksum names, whatever path reaches it (the experiment given as
-  // ./e.json, by its absolute path, or from another folder).
-  if (saved.contains("task") && saved["task"].is_object() && wanted["task"].contains("image") &&
-      saved["task"].value("image_checksum", nlohmann::json()) ==
-          wanted["task"].value("image_checksum", nlohmann::json()) &&
-      wanted["task"].contains("image_checksum"))
-    saved["task"]["image"] = wanted["task"]["image"];
+  // ./e.json, by its absolute path, from another folder, or a copy or link of another name, which
+  // names the experiment of a --target sweep: "image:heart.png").
+  const bool same_picture = saved.contains("task") && saved["task"].is_object() &&
+                            wanted["task"].contains("image") &&
+                            saved["task"].value("image_checksum", nlohmann::json()) ==
+                                wanted["task"].value("image_checksum", nlohmann::json()) &&
+                            wanted["task"].contains("image_checksum");
+  if (same_picture) saved["task"]["image"] = wanted["task"]["image"];
   if (!saved.contains("runs") || !saved["runs"].is_array() ||
       saved["runs"].size() != wanted["runs"].size())
     return;
@@ -153,6 +155,8 @@ void upgrade_manifest(nlohmann::json& saved, const nlohmann::json& wanted) {
       run["config"] = config_to_json(config_from_json(run["config"]));
     } catch (const ConfigError&) {  // left as it is: it differs
     }
+    if (same_picture && run["config"].is_object() && wanted["runs"][r].contains("config"))
+      run["config"]["name"] = wanted["runs"][r]["config"].value("name", nlohmann::json());
     if (!run.contains("given")) run["given"] = wanted["runs"][r]["given"];
     if (run["given"].is_object() && !run["given"].contains("gates"))  // recorded since
       run["given"]["gates"] = wanted["runs"][r]["given"]["gates"];

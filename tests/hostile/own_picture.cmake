@@ -30,6 +30,14 @@ dlca_cli_test(own_picture.sweep sh -c "$<TARGET_FILE:dlca_program> sweep --targe
   s/summary.md && grep -q '\"planes\":3,' s/models/*seed2.json && echo sweep checked")
 set_tests_properties(own_picture.sweep PROPERTIES PASS_REGULAR_EXPRESSION
   "^picture 32x32, area-resized to 16x16: three channels \\(8colour\\)[^\n]* in 15 steps(.*\n)*sweep checked\n$")
+# The same picture by another name (a copy, a link) resumes the sweep: it was refused as another
+# configuration (the experiment is named after the file).
+dlca_cli_test(own_picture.sweep_resumed_by_another_name sh -c "cp ${op_pictures}/heart.png h.png && \
+  $<TARGET_FILE:dlca_program> sweep --target h.png --size 8 --seeds 1 --epochs 1 --threads 1 \
+  --out s > /dev/null && $<TARGET_FILE:dlca_program> sweep --target ${op_pictures}/heart.png \
+  --size 8 --seeds 1 --epochs 1 --threads 1 --out s")
+set_tests_properties(own_picture.sweep_resumed_by_another_name PROPERTIES PASS_REGULAR_EXPRESSION
+  "\n[^\n]*heart.png: 1 runs, 1 finished before, 1 at once\n")
 dlca_cli_test(own_picture.sweep_size_needs_target ${expect} --status 2
   "^dlca sweep: --size requires --target$" $<TARGET_FILE:dlca_program> sweep --config
   checkerboard_sync --size 8 --seeds 1 --out s)
