@@ -104,6 +104,9 @@ void work(const Sweep& sweep, int threads) {
 int run_sweep_mpi(Sweep& sweep, int jobs, int threads, std::ostream& out,
                   const std::function<int(bool complete)>& finish) {
   MPI_Init(nullptr, nullptr);
+  // Ctrl-C and SIGTERM stop every rank's run after its epoch, as without MPI: installed again
+  // after MPI_Init, in case the MPI runtime put its own handlers in place.
+  const StopSignals signals(true);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);

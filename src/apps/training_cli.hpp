@@ -288,7 +288,7 @@ struct TrainingCli {
           .save_named_later = run_folder_default};
       PreparedTraining prepared = start_training(request);
       config = request.config;
-      if (resumed_at_its_end(request, prepared))
+      if (prepared.nothing_to_train)
         std::fprintf(stderr,
                      "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
                      "training, only the outputs are written\n",
@@ -305,10 +305,13 @@ struct TrainingCli {
       }
       // What watches the run: Ctrl-C and SIGTERM (stop after the epoch, still write everything),
       // and the progress display (with --quiet, only its warnings of writes that failed).
-      SignalStop signals;
-      ProgressDisplay progress(print_every, std::cout, quiet);
-      request.run.observers = {&signals, &progress};
-      const auto summary = run_training(prepared, request.run, std::cout);
+      const TrainingSummary summary = [&] {
+        SignalStop signals;  // for the training only
+        ProgressDisplay progress(print_every, std::cout, quiet);
+        TrainingRunOptions options = request.run;
+        options.observers = {&signals, &progress};
+        return run_training(prepared, options, std::cout);
+      }();
       VulkanBackend* vulkan = prepared.vulkan;
       if (choice.profile && vulkan) std::cout << describe_profile(vulkan->profile());
       if (!run_folder.empty())

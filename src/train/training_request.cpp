@@ -14,16 +14,19 @@ namespace dlca {
 
 namespace {
 
-// A checkpoint period that writes nothing, or falls on no epoch before the last (which writes
-// --save anyway), changes nothing: refused like other options that change nothing. A halving
-// run's progress is its rounds and budget, not the epoch of the candidate its file was saved with.
+// A checkpoint period that falls on no epoch before the last (which writes --save anyway) changes
+// nothing: refused like other options that change nothing.
+// The epoch a resumed run continues from, for its checkpoint period and whether it has anything
+// left to train: a halving run's progress is its rounds and budget, not the epoch of the candidate
+// its file was saved with (none for a halving run or a new one).
+std::optional<int64_t> resumed_epoch(const ModelFile* resumed) {
+  if (!resumed || (resumed->multi_start && resumed->multi_start->halving)) return std::nullopt;
+  return resumed->training->epoch;
+}
+
 void check_checkpoint_period(const TrainingRequest& request, const ModelFile* resumed) {
   const int64_t every = request.run.checkpoint_every;
-  if (every > 0 && request.run.save_path.empty() && !request.save_named_later)
-    throw RunOptionError(fmt::format("{}: needs {} to write to", option_name("checkpoint_every"),
-                                     option_name("save")));
-  const bool halving_resumed = resumed && resumed->multi_start && resumed->multi_start->halving;
-  const int64_t from = resumed && !halving_resumed ? resumed->training->epoch : 0;
+  const int64_t from = resumed_epoch(resumed).value_or(0);
   const int64_t epochs = request.config.epochs;
   if (!checkpoints_before_end(every, from, epochs))
     throw RunOptionError(fmt::format(
@@ -39,6 +42,9 @@ void check_checkpoint_period(const TrainingRequest& request, const ModelFile* re
 PreparedTraining start_training(TrainingRequest& request) {
   TrainingRunOptions& run = request.run;
   run.epochs = request.config.epochs;
+  if (run.checkpoint_every > 0 && run.save_path.empty() && !request.save_named_later)
+    throw RunOptionError(fmt::format("{}: needs {} to write to", option_name("checkpoint_every"),
+                                     option_name("save")));
   std::vector<NamedPath> inputs = request.inputs;
   inputs.push_back({option_name("resume"), request.resume_path});
   check_output_paths(inputs, training_output_paths(run),
@@ -65,17 +71,11 @@ PreparedTraining start_training(TrainingRequest& request) {
   PreparedTraining prepared =
       prepare_training(request.config, request.task_of, request.backend, checkpoint,
                        request.resume_path, request.memory_limit);
+  prepared.nothing_to_train = resumed_epoch(checkpoint) == request.config.epochs;
   run.threads = request.backend.cpu.threads;
   if (!prepared.vulkan && request.backend.cpu.tile_cells > 0)
     run.tile_cells = request.backend.cpu.tile_cells;
   return prepared;
-}
-
-bool resumed_at_its_end(const TrainingRequest& request, const PreparedTraining& prepared) {
-  if (request.resume_path.empty() || prepared.resumed_halving) return false;
-  for (const Trainer* trainer : prepared.trainers())
-    if (trainer) return trainer->epoch() == request.config.epochs;
-  return false;
 }
 
 }  // namespace dlca

@@ -1,8 +1,8 @@
-// One training as a front end asks for it (the programs, the Python module): what to train, on
-// which backend, from which checkpoint, with which files and observers. Each front end builds a
-// TrainingRequest from its own options; start_training checks it and prepares its candidates in
-// one place, so a run option and its checks are added once and read the same from every front
-// end (each in its own terms: option_names.hpp).
+// One training as a front end asks for it (the programs, the sweep, the Python module): what to
+// train, on which backend, from which checkpoint, with which files and observers. Each front end
+// builds a TrainingRequest from its own options; start_training checks it and prepares its
+// candidates in one place, so a run option and its checks are added once and read the same from
+// every front end (each in its own terms: option_names.hpp).
 #pragma once
 
 #include <cstdint>
@@ -38,16 +38,14 @@ class RunOptionError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// Every check before any work, in this order: the outputs against each other and the inputs
+// Every check before any work, in this order: a checkpoint period with nothing to write to, the
+// outputs against each other and the inputs
 // (check_output_paths), the memory to decode the input pictures, the checkpoint (read, and
 // fitting the run), the checkpoint period; then the recipe resolved for the task
 // (resolve_recipe) and the candidates prepared (prepare_training). Sets `request.config` to the
 // run's and fills the run options it decides (epochs, threads, the tile size recorded in
-// checkpoints). Throws with a one-line reason naming the option.
+// checkpoints) and whether a resumed checkpoint has anything left to train
+// (PreparedTraining::nothing_to_train). Throws with a one-line reason naming the option.
 PreparedTraining start_training(TrainingRequest& request);
-
-// Whether the run continues a checkpoint that has already trained all its epochs (only the
-// outputs are then written).
-bool resumed_at_its_end(const TrainingRequest& request, const PreparedTraining& prepared);
 
 }  // namespace dlca

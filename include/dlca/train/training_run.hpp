@@ -37,7 +37,7 @@ struct TrainingRunOptions {
   // They are printed after the summary as "key value".
   std::function<nlohmann::json(const Model&)> evaluate;
   // What watches the run, in this order (training_observer.hpp): the programs hand over a
-  // progress display and SignalStop, the sweep SignalStop, the Python module its callback and
+  // progress display and SignalStop, the sweep SignalSeen, the Python module its callback and
   // Ctrl-C. None: the run is silent and only its epochs, a solve or the budget end it.
   std::vector<TrainingObserver*> observers;
   // A --save that cannot be written at the end (a full disk, its folder removed) is written to

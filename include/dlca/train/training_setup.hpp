@@ -23,6 +23,9 @@ struct PreparedTraining {
   std::string backend_name;                   // candidate 0's backend
   std::string note;                           // why "auto" chose its backend (empty otherwise)
   VulkanBackend* vulkan = nullptr;            // candidate 0's backend when it is the Vulkan one
+  // A resumed checkpoint (not a halving run's) already at the run's epochs: no training, only the
+  // outputs are written (start_training).
+  bool nothing_to_train = false;
   // Where a resumed halving run's checkpoint stood (CandidatePool), when it continues one.
   std::optional<HalvingRecord> resumed_halving;
   // Builds a new start's candidate (a halving run's; add_start).
