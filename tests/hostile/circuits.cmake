@@ -42,3 +42,21 @@ dlca_cli_test(hostile.djs_wide_constant sh -c "sed 's/\"type\": \"Xor\"/\"type\"
   ${export} --circuit c.json --c c.c")
 dlca_cli_test(hostile.export_digitaljs_format ${expect} --status 2 "${opt}--digitaljs-format: .*svg"
   ${export} --circuit ${hostile_data}/djs_xor.json --digitaljs x.json --digitaljs-format svg)
+
+dlca_cli_test(hostile.circuits.digitaljs_type_not_text sh -c "printf '{\"devices\": {\"a\": {\"type\": 5}}, \
+  \"connectors\": []}' > c.json && ${expect} --status 1 \"c\\.json: device 'a': type must be a string, got 5$\" \
+  ${run} --circuit c.json")
+# DigitalJS devices dlca cannot simulate are refused, not read as 1-bit 2-input gates: a multi-bit
+# device, a gate with more inputs than its type has here, and a second output for a channel (o_00
+# beside o_0, which was ignored).
+dlca_cli_test(hostile.circuits.djs_bits sh -c "sed 's/\"type\": \"Xor\"/\"type\": \"Xor\", \"bits\": 8/' ${h_djs_xor} > c.json \
+  && ${expect} \"^dlca_export: c\\.json: device 'x' has 8 bits \\(only 1-bit devices\\)$\" ${h_export} --circuit c.json --c c.c \
+  && test ! -e c.c")
+
+dlca_cli_test(hostile.circuits.djs_three_inputs sh -c "sed 's/\"type\": \"Xor\"/\"type\": \"Xor\", \"inputs\": 3/' ${h_djs_xor} > c.json \
+  && ${expect} \"^dlca_export: c\\.json: device 'x' has 3 inputs \\(a Xor has 2\\)$\" ${h_export} --circuit c.json --c c.c")
+
+dlca_cli_test(hostile.circuits.djs_second_output sh -c "sed -e 's/\"o_0\": {\"type\": \"Output\"}/&, \"o_00\": {\"type\": \"Output\"}/' \
+  -e 's/\"to\": {\"id\": \"o_0\", \"port\": \"in\"}}/&, {\"from\": {\"id\": \"i_1\", \"port\": \"out\"}, \"to\": {\"id\": \"o_00\", \"port\": \"in\"}}/' \
+  ${h_djs_xor} > c.json && ${expect} \"^dlca_run: c\\.json: output 'o_00' is not named o_<channel>$\" \
+  ${h_run} --circuit c.json --steps 1")

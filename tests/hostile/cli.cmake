@@ -161,3 +161,59 @@ dlca_cli_test(hostile.cli.eval_block_zero sh -c "${tc} --epochs 1 --steps 1 --qu
   $<TARGET_FILE:dlca_eval> --model m.json --test fault --block 0")
 dlca_cli_test(hostile.cli.compare_cpu_only_vulkan_option ${expect} --status 2
   "^compare_backends: --cpu-only excludes --chunk-mb" $<TARGET_FILE:compare_backends> --cpu-only --chunk-mb 5)
+
+dlca_cli_test(hostile.cli.profile_on_cpu ${expect} --status 2
+  "^dlca_train: --profile: profiles the Vulkan backend[;] give --backend vulkan or auto$"
+  ${h_train} --config ${h_tiny} --profile --epochs 1)
+
+dlca_cli_test(hostile.cli.repair_and_no_repair ${expect} --status 2
+  "^dlca_train: --repair: given 2 times"
+  ${h_train} --config ${h_tiny} --repair --no-repair --epochs 1)
+
+dlca_cli_test(hostile.cli.empty_value_after_equals ${expect} --status 2
+  "^dlca_train: --epochs: an empty value names nothing$"
+  ${h_train} --config ${h_tiny} --epochs= --threads 1)
+# A flag given twice is refused like any option given twice (--async twice applied its preset twice).
+dlca_cli_test(hostile.cli.flag_twice ${expect} --status 2
+  "^train_checkerboard: --async: given 2 times \\(it may be given once\\)$"
+  $<TARGET_FILE:train_checkerboard> --async --async --epochs 1)
+# A list option given twice was joined into one list.
+dlca_cli_test(hostile.cli.list_option_twice ${expect} --status 2
+  "^train_image: --loss-channels: given 2 times \\(give its values once\\)$"
+  ${image} --loss-channels 0 --loss-channels 1 --epochs 1)
+# `dlca --version` said "A subcommand is required".
+dlca_cli_test(hostile.cli.version $<TARGET_FILE:dlca_program> --version)
+set_tests_properties(hostile.cli.version PROPERTIES PASS_REGULAR_EXPRESSION "^dlca [0-9]+[.][0-9]+[.][0-9]+\n$")
+# The experiment after the options was only "not expected".
+dlca_cli_test(hostile.cli.train_experiment_last ${expect} --status 2
+  "^dlca train: The following argument was not expected: lizard \\(dlca train takes the experiment first: dlca train EXPERIMENT \\[options\\]\\)$"
+  $<TARGET_FILE:dlca_program> train --epochs 1 lizard)
+
+# Options that changed nothing were taken: --print-every with --quiet, the CPU backend's
+# --tile-cells and --keep-activations on a Vulkan run.
+dlca_cli_test(hostile.cli.print_every_quiet ${expect} --status 2
+  "^dlca_train: --print-every: has no effect with --quiet$"
+  ${h_train} --config ${h_tiny} --quiet --print-every 5)
+
+dlca_cli_test(hostile.cli.cpu_options_on_vulkan ${expect} --status 2
+  "^dlca_train: --tile-cells: a CPU backend option, with no effect with --backend vulkan$"
+  ${h_train} --config ${h_tiny} --backend vulkan --tile-cells 7)
+# `dlca train ""` said "The following argument was not expected: " and named nothing.
+dlca_cli_test(hostile.cli.train_empty_experiment sh -c "${expect} --status 2 \
+  '^dlca train: --config: an empty value names nothing$' $<TARGET_FILE:dlca_program> train ''")
+# A forgotten value is refused, never taken as the file name: "--save --quiet" and "--save=
+# --quiet" wrote the model to a file named --quiet (CLI11 takes the next word), and "--save ''"
+# (an unset shell variable) trained without saving, exit 0.
+dlca_cli_test(hostile.cli.value_is_option sh -c "${expect} \
+  '^train_checkerboard: --save: needs a value, got the option --quiet$' ${h_train_checkerboard} --epochs 1 --save --quiet \
+  && test ! -e ./--quiet")
+
+dlca_cli_test(hostile.cli.equals_empty_value sh -c "${expect} \
+  '^dlca_run: --png: an empty value names nothing$' ${h_run} --model ${h_model} --png= --steps=1 \
+  && test ! -e ./--steps=1")
+
+dlca_cli_test(hostile.cli.empty_value sh -c "${expect} \
+  '^train_checkerboard: --save: an empty value names nothing$' ${h_train_checkerboard} --epochs 1 --save ''")
+# A forgotten --config value is not read as the experiment named "--epochs".
+dlca_cli_test(hostile.cli.config_forgotten_value ${expect}
+  "^dlca_train: --config: needs a value, got the option --epochs$" $<TARGET_FILE:dlca_train_program> --config --epochs 3)

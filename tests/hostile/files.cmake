@@ -55,3 +55,8 @@ set_tests_properties(files.tile_cells_huge PROPERTIES PASS_REGULAR_EXPRESSION "o
 dlca_cli_test(files.gif_zoom_overflow sh -c "${model_m} && ${expect} \
   '^dlca_run: --gif: a 64x64 grid at zoom 1073741824 is more than 2048 pixels a side' \
   ${run} --model m.json --size 64 --zoom 1073741824 --gif x.gif && test ! -e x.gif")
+# A GIF side is a 16-bit number: a 70000-wide grid wrapped to 4464 pixels. Refused before training.
+dlca_cli_test(hostile.files.gif_too_wide sh -c "sed -e 's/\"width\": 4/\"width\": 70000/' \
+  -e 's/\"height\": 4/\"height\": 1/' ${h_tiny} > e.json && ${expect} --status 2 \
+  '^dlca_train: invalid configuration: --gif: a 70000x1 grid is too large for a GIF \\(at most 65535 pixels a side\\)$' \
+  ${h_train} --config e.json --epochs 1 --threads 1 --gif g.gif && test ! -e g.gif")

@@ -37,3 +37,34 @@ dlca_cli_test(hostile.png_decode_counts_for_max_memory sh -c "${make_png} bomb.p
 dlca_cli_test(hostile.png_decode_counts_for_training sh -c "${make_png} bomb.png 8192 8192 8 0 8192 && ${expect} \
   '^train_image: decoding --target bomb\\.png needs about 1\\.[0-9]+ GiB of memory, more than --max-memory 100\\.0 MiB$' \
   ${image} --target bomb.png --size 8 --epochs 1 --max-memory 100M")
+# PNG image data that inflates past its header's size (1 GB from a 1 MB file) was all inflated;
+# impossible headers were reported as damaged image data.
+dlca_cli_test(hostile.pictures.png_bomb sh -c "${make_png} b.png 8 8 8 0 1 bomb && ${expect} \
+  '^dlca_run: b\\.png: corrupt PNG \\(its image data inflates to more than twice the 72 bytes its 8x8 header allows, and more than 1 MiB over\\)$' \
+  ${run} --model ${h_model} --init b.png --steps 0")
+# A little surplus data, which libpng only warns about, is read as before.
+dlca_cli_test(hostile.pictures.png_surplus_read sh -c "${make_png} s.png 8 8 8 0 2 surplus && \
+  ${run} --model ${h_model} --init s.png --size 8 --steps 0 --target checkerboard > out \
+  && tail -n 1 out")
+set_tests_properties(hostile.pictures.png_surplus_read PROPERTIES PASS_REGULAR_EXPRESSION
+  "^error against checkerboard: 0\n$")
+
+dlca_cli_test(hostile.pictures.png_bad_depth sh -c "${make_png} d.png 8 8 4 2 1 && ${expect} \
+  '^dlca_run: d\\.png: corrupt PNG header \\(bit depth 4 is not allowed with colour type 2\\)$' \
+  ${run} --model ${h_model} --init d.png --steps 0")
+
+dlca_cli_test(hostile.pictures.png_interlace_method sh -c "${make_png} i.png 8 8 8 0 1 interlace2 && ${expect} \
+  '^dlca_run: i\\.png: corrupt PNG header \\(interlace method 2 does not exist\\)$' \
+  ${run} --model ${h_model} --init i.png --steps 0")
+# Pictures were read twice (a memory estimate from the header, then the decoder): `--init <(...)`
+# was "empty file", and an experiment's picture on a named pipe hung the run.
+dlca_cli_test(hostile.pictures.run_picture_from_pipe bash -c "$<TARGET_FILE:dlca_run> --model \
+  ${CMAKE_CURRENT_SOURCE_DIR}/data/model_v2_checkerboard.json --size 16 --steps 1 \
+  --init <(cat ${PROJECT_SOURCE_DIR}/targets/lizard.png) --quiet && echo read once")
+set_tests_properties(hostile.pictures.run_picture_from_pipe PROPERTIES PASS_REGULAR_EXPRESSION
+  "^read once\n$")
+
+dlca_cli_test(hostile.pictures.experiment_picture_pipe sh -c "mkfifo ff && \
+  sed 's#../../../targets/lizard.png#ff#' ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/named_checkerboard_image_task.json \
+  > e.json && ${expect} --status 1 'e.json: task.image: .*ff: not a regular file \\(a pipe or device\\)' \
+  ${h_train} --config e.json --epochs 1 --quiet")

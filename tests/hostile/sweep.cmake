@@ -56,3 +56,99 @@ dlca_cli_test(sweep.jobs_beyond_threads ${expect} --status 2
 dlca_cli_test(sweep.seed_range_half_missing ${expect} --status 2
   "^dlca_sweep: --seeds: '1-' is not a seed or a range A-B of seeds"
   ${sweep} --config checkerboard_sync --seeds 1- --out s)
+
+dlca_cli_test(hostile.sweep.set_and_option ${expect} --status 2
+  "^dlca_sweep: --set epochs: also given as --epochs \\(give one of them\\)$"
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --epochs 2 --set epochs=3 --out s)
+# A sweep row whose model file holds other parameters (another run's model copied over it).
+dlca_cli_test(hostile.sweep.row_model_swapped sh -c "${h_tiny_sweep} && \
+  cp s/models/seed2.json s/models/seed1.json && ${expect} \
+  '^dlca_sweep: s/runs/seed1\\.json: not a finished run.s row \\(logits_checksum: crc32:[0-9a-f]+ does not match the parameters in models/seed1\\.json\\)' \
+  ${h_tiny_sweep}")
+# A sweep resumed after its target picture was edited mixed two targets in one table.
+dlca_cli_test(hostile.sweep.picture_changed sh -c "${make_png} img.png 8 8 8 0 2 && \
+  sed 's#../../../targets/lizard.png#img.png#' ${h_data}/named_checkerboard_image_task.json > e.json && \
+  $<TARGET_FILE:dlca_sweep> --config e.json --seeds 1 --epochs 2 --threads 1 --out s >/dev/null && \
+  ${make_png} img.png 8 8 8 0 4 && ${expect} --status 2 \
+  '^dlca_sweep: --out s: holds a sweep with other target picture \\(.*img\\.png has changed since\\)' \
+  $<TARGET_FILE:dlca_sweep> --config e.json --seeds 1 --epochs 2 --threads 1 --out s")
+# Two sweeps in one directory trained the same runs (and one sometimes failed on the other's
+# half-made directory); a sweep holds DIR/.lock while it runs.
+dlca_cli_test(hostile.sweep.locked sh -c "mkdir s && flock s/.lock ${expect} \
+  '^dlca_sweep: --out s: another dlca sweep is using it \\(it holds s/\\.lock\\)' \
+  ${h_sweep} --config ${h_tiny} --seeds 1 --epochs 2 --threads 1 --out s")
+# A combination whose task refuses it failed only when its runs came, after the others trained.
+dlca_cli_test(hostile.sweep.checks_combinations_first sh -c "${expect} --status 2 \
+  '^dlca_sweep: --set loss_channels=\\[1\\]: loss_channels: channel 1 has no target' \
+  ${h_sweep} --config ${h_tiny} --seeds 1-3 --epochs 2 --threads 1 --out s \
+  --set 'loss_channels=[0],[1]' && test ! -e s/runs")
+# The same through an experiment file and dlca sweep --set.
+dlca_cli_test(hostile.sweep.robust_keeps_set_epsilon sh -c "${make_png} t.png 4 4 8 0 1 && \
+  sed 's/\"kind\": \"checkerboard\"/\"kind\": \"image\", \"image\": \"t.png\"/' ${h_tiny} > e.json && \
+  $<TARGET_FILE:dlca_sweep> --config e.json --seeds 1 --epochs 2 --threads 1 --recipe robust \
+  --set starts=1 --set repair=false --set adam_eps=1e-8,1e-12 --out s > /dev/null && \
+  $<TARGET_FILE:dlca_sweep> --config e.json --seeds 1 --epochs 2 --threads 1 --recipe robust \
+  --set starts=1 --set repair=false --out filled > /dev/null && \
+  grep -ho '\"adam_eps\":[0-9.e-]*' s/models/*adam_eps=1e-8_seed1.json filled/models/*.json")
+set_tests_properties(hostile.sweep.robust_keeps_set_epsilon PROPERTIES PASS_REGULAR_EXPRESSION
+  "^\"adam_eps\":9.99999993922529e-09\n\"adam_eps\":1.0000000168623835e-16\n$")
+# dlca sweep --adam-beta1 0.5 was only "not expected": a configuration key goes in --set.
+dlca_cli_test(hostile.sweep.points_to_set ${expect} --status 2
+  "not expected.*\\(a sweep sets configuration keys with --set: --set adam_beta1=VALUE\\)$"
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --out s --adam-beta1 0.5)
+# --no-repair is --set repair=false; --seed has no --set (the sweep takes --seeds).
+dlca_cli_test(hostile.sweep.points_to_set_negated ${expect} --status 2
+  "not expected.*\\(a sweep sets configuration keys with --set: --set repair=false\\)$"
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --out s --no-repair)
+
+dlca_cli_test(hostile.sweep.seed_no_set_hint sh -c "$<TARGET_FILE:dlca_sweep> --config ${h_tiny} \
+  --seeds 1 --out s --seed 3 > said 2>&1 || grep -q 'not expected' said && \
+  grep -c 'set seed' said || true")
+set_tests_properties(hostile.sweep.seed_no_set_hint PROPERTIES PASS_REGULAR_EXPRESSION "^0\n$")
+# A sweep over fire_rate on a synchronous experiment trained the same circuit for every value and
+# tabled them as different combinations.
+dlca_cli_test(hostile.sweep.fire_rate_needs_async ${expect} --status 2
+  "fire_rate: has no effect without async .*got 0.3 with async false"
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --epochs 1 --threads 1 --out s
+  --set fire_rate=0.3,0.6)
+
+# A sweep over names only was taken (the same circuit trained once per name).
+dlca_cli_test(hostile.sweep.names_only ${expect} --status 2
+  "--set: name=a and name=b give the same configuration$"
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --epochs 1 --threads 1 --out s --set name=a,b)
+# An image sweep resumed through another path to the same experiment ("./im/e.json") was refused
+# as "other task": the picture is compared by its checksum, not by the path that reaches it.
+dlca_cli_test(hostile.sweep.image_other_path sh -c "mkdir im && \
+  cp ${PROJECT_SOURCE_DIR}/targets/lizard.png im/ && \
+  sed 's#../../../targets/lizard.png#lizard.png#' ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/named_checkerboard_image_task.json \
+  > im/e.json && $<TARGET_FILE:dlca_sweep> --config im/e.json --seeds 1 --epochs 2 --threads 1 \
+  --out s > /dev/null && $<TARGET_FILE:dlca_sweep> --config ./im/e.json --seeds 1 --epochs 2 \
+  --threads 1 --out s")
+set_tests_properties(hostile.sweep.image_other_path PROPERTIES PASS_REGULAR_EXPRESSION
+  "1 runs, 1 finished before")
+# One diverging run stopped the whole sweep (exit 1), and every resume tried it first and stopped
+# again: the rest of the grid could never train there. It is a row now ("diverged at epoch E").
+dlca_cli_test(hostile.sweep.diverged_run_is_a_row sh -c "$<TARGET_FILE:dlca_sweep> \
+  --config ${h_tiny} --seeds 1 --epochs 20 --threads 1 --out s --set weight_decay=0 \
+  --set lr=3e38,0.05 > /dev/null && cut -d, -f2,5,9,12 s/runs.csv && grep -c diverged s/summary.md && \
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --epochs 20 --threads 1 --out s \
+  --set weight_decay=0 --set lr=3e38,0.05 > out && head -n 1 out")
+set_tests_properties(hostile.sweep.diverged_run_is_a_row PROPERTIES PASS_REGULAR_EXPRESSION
+  "^options,final_hard_loss,model,diverged_epoch\nweight_decay=0[;]lr=3e38,,,2\nweight_decay=0[;]lr=0.05,[0-9]+,models/weight_decay=0_lr=0.05_seed1.json,\n1\n.*: 2 runs, 2 finished before")
+# A hand-edited row claiming a stop at epoch 5 of 30 with a first zero at epoch 3, which its model
+# does not have, was taken and tabled; rows are checked against their model's own record now.
+dlca_cli_test(hostile.sweep.row_contradicts_model sh -c "$<TARGET_FILE:dlca_sweep> \
+  --config ${h_tiny} --seeds 1 --epochs 30 --threads 1 --out s > /dev/null && \
+  sed -i -e 's/\"epochs\": 30/\"epochs\": 5/' -e 's/\"first_zero_epoch\": null/\"first_zero_epoch\": 3/' \
+  s/runs/seed1.json && \
+  grep -q '\"epochs\": 5' s/runs/seed1.json && ${expect} --status 1 \
+  'runs/seed1.json: not a finished run.s row \\(epochs: 5, but models/seed1.json was trained for 30\\)' \
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --epochs 30 --threads 1 --out s")
+# A row edited into a solved one (final_hard_loss 0 at the last epoch, as a repair would give) was
+# tabled as solved though its run has no repair and its model ends wrong.
+dlca_cli_test(hostile.sweep.row_made_solved sh -c "$<TARGET_FILE:dlca_sweep> \
+  --config ${h_tiny} --seeds 1 --epochs 30 --threads 1 --out s > /dev/null && \
+  sed -i -e 's/\"first_zero_epoch\": null/\"first_zero_epoch\": 30/' \
+  -e 's/\"final_hard_loss\": [0-9.]*/\"final_hard_loss\": 0/' s/runs/seed1.json && ${expect} --status 1 \
+  'runs/seed1.json: not a finished run.s row \\(final_hard_loss: 0, but models/seed1.json ends at [1-9]' \
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --epochs 30 --threads 1 --out s")
