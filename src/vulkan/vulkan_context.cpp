@@ -108,9 +108,27 @@ bool validation_from_environment() {
   const char* v = std::getenv("DLCA_VULKAN_VALIDATION");
   return v && *v && std::strcmp(v, "0") != 0;
 }
+
+// Drivers keep memory in static variables (lavapipe: its one-time initialisation), and the loader
+// unloads a driver when the last instance is destroyed: that memory then reads as a leak to
+// LeakSanitizer, and the next instance loads and initialises the driver again. One bare instance,
+// made before the first and never destroyed, keeps the drivers loaded for the process's life.
+void keep_drivers_loaded() {
+  static const VkInstance kept = [] {
+    auto app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+    app.pApplicationName = "dlca";
+    app.apiVersion = VK_API_VERSION_1_1;
+    auto info = make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+    info.pApplicationInfo = &app;
+    VkInstance instance = VK_NULL_HANDLE;
+    return vkCreateInstance(&info, nullptr, &instance) == VK_SUCCESS ? instance : VK_NULL_HANDLE;
+  }();
+  (void)kept;
+}
 }  // namespace
 
 Instance::Instance(bool validation_requested) {
+  keep_drivers_loaded();
   const bool validation = validation_requested || validation_from_environment();
   constexpr const char* kValidation = "VK_LAYER_KHRONOS_validation";
   if (validation && !layer_present(kValidation))
