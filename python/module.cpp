@@ -179,7 +179,7 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
     const auto keep = [&](const Trainer& chosen) {
       result.model = chosen.model();
       result.training = training_state_of(chosen);
-      if (!prepared.vulkan && o.tile_cells > 0) result.training->tile_cells = o.tile_cells;
+      if (run.tile_cells) result.training->tile_cells = run.tile_cells;  // as start_training set it
       result.history = measured_epochs(chosen);
     };
     const auto first_held = [&]() -> const Trainer* {

@@ -109,15 +109,20 @@ bool validation_from_environment() {
   return v && *v && std::strcmp(v, "0") != 0;
 }
 
+VkApplicationInfo application_info() {
+  auto app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  app.pApplicationName = "dlca";
+  app.apiVersion = VK_API_VERSION_1_1;
+  return app;
+}
+
 // Drivers keep memory in static variables (lavapipe: its one-time initialisation), and the loader
 // unloads a driver when the last instance is destroyed: that memory then reads as a leak to
 // LeakSanitizer, and the next instance loads and initialises the driver again. One bare instance,
 // made before the first and never destroyed, keeps the drivers loaded for the process's life.
 void keep_drivers_loaded() {
   static const VkInstance kept = [] {
-    auto app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
-    app.pApplicationName = "dlca";
-    app.apiVersion = VK_API_VERSION_1_1;
+    const VkApplicationInfo app = application_info();
     auto info = make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
     info.pApplicationInfo = &app;
     VkInstance instance = VK_NULL_HANDLE;
@@ -135,9 +140,7 @@ Instance::Instance(bool validation_requested) {
     throw VulkanError(
         "validation layer VK_LAYER_KHRONOS_validation is not installed (Debian package "
         "vulkan-validationlayers)");
-  auto app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
-  app.pApplicationName = "dlca";
-  app.apiVersion = VK_API_VERSION_1_1;
+  const VkApplicationInfo app = application_info();
   auto info = make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   info.pApplicationInfo = &app;
   const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
