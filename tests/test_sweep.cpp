@@ -9,6 +9,7 @@
 
 #include "dlca/core/config.hpp"
 #include "dlca/core/model.hpp"
+#include "dlca/core/wilson_interval.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/train/experiment_file.hpp"
 #include "dlca/train/model_file.hpp"
@@ -60,9 +61,13 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
   row(0, 100, 1), row(1, std::nullopt, 4), row(2, 300, 2), row(3, 50, 3);
   row(4, 70, 5, 12);  // reached hard loss 0 at epoch 70 but ended with 12 wrong bits: not solved
   const std::string table = sweep.summary_markdown();
-  CHECK(table.find("| lr=0.03;steps=2 | 2/3 | 200 | 300 | 2.0 |\n") != std::string::npos);
-  CHECK(table.find("| lr=0.03;steps=3 | 1/2 | 50 | 50 | 4.0 |\n") != std::string::npos);
-  CHECK(table.find("| lr=0.05;steps=2 | 0/0 | - | - | - |\n") != std::string::npos);
+  // Solved, its 95 % Wilson interval, epochs to solve (median, worst), wall seconds of the solved
+  // runs (median, worst) and of all.
+  CHECK(table.find("| lr=0.03;steps=2 | 2/3 | 0.21-0.94 | 200 | 300 | 1.5 | 2.0 | 2.0 |\n") !=
+        std::string::npos);
+  CHECK(table.find("| lr=0.03;steps=3 | 1/2 | 0.09-0.91 | 50 | 50 | 3.0 | 3.0 | 4.0 |\n") !=
+        std::string::npos);
+  CHECK(table.find("| lr=0.05;steps=2 | 0/0 | - | - | - | - | - | - |\n") != std::string::npos);
   CHECK(table.find("7 runs not finished yet.") != std::string::npos);
   // A second sweep over the same directory reads the recorded rows back, once the first is closed.
   dlca::Sweep again(spec, tiny_experiment(), dir / "s");
@@ -147,6 +152,20 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
     bad[key] = value;
     CHECK_THROWS_WITH(dlca::SweepRow::from_json(bad), why);
   }
+}
+
+TEST_CASE("sweep: the Wilson interval of a solve rate") {
+  // Published values (Wilson 1927; e.g. 19 of 20: 0.764-0.991), and the edges 0 and n.
+  const auto [low19, high19] = dlca::wilson_interval(19, 20);
+  CHECK(low19 == doctest::Approx(0.7639).epsilon(1e-3));
+  CHECK(high19 == doctest::Approx(0.9911).epsilon(1e-3));
+  const auto [low10, high10] = dlca::wilson_interval(10, 10);
+  CHECK(low10 == doctest::Approx(0.7225).epsilon(1e-3));
+  CHECK(high10 == 1.0);
+  const auto [low0, high0] = dlca::wilson_interval(0, 10);
+  CHECK(low0 == 0.0);
+  CHECK(high0 == doctest::Approx(0.2775).epsilon(1e-3));
+  CHECK(dlca::wilson_interval(0, 0) == std::pair{0.0, 1.0});
 }
 
 TEST_CASE("sweep: values with control characters or edge spaces are refused, '|' escaped") {

@@ -26,6 +26,7 @@
 #include "dlca/core/memory_budget.hpp"
 #include "dlca/core/model.hpp"
 #include "dlca/core/training_settings.hpp"
+#include "dlca/core/wilson_interval.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
@@ -520,12 +521,13 @@ std::string Sweep::summary_markdown() const {
   std::string text = fmt::format(
       "# Sweep of {}: {} runs ({} seeds x {} option combinations)\n\n`{} --out` this "
       "folder\n\n"
-      "| options | solved | median epochs to solve | worst epochs to solve | median wall s |\n"
-      "|---|---|---|---|---|\n",
+      "| options | solved | 95 % interval (Wilson) | median epochs to solve | worst epochs to "
+      "solve | median wall s to solve | worst wall s to solve | median wall s of all |\n"
+      "|---|---|---|---|---|---|---|---|\n",
       spec_.experiment, runs_.size(), spec_.seeds.size(), combinations_.size(), command);
   size_t unfinished = 0;
   for (size_t c = 0; c < combinations_.size(); ++c) {
-    std::vector<double> epochs, wall;
+    std::vector<double> epochs, wall, wall_solved;
     size_t finished = 0, diverged = 0;
     std::string label = combinations_[c];
     for (const SweepRun& run : runs_) {
@@ -540,16 +542,24 @@ std::string Sweep::summary_markdown() const {
       ++finished;
       diverged += r->diverged_epoch.has_value();
       wall.push_back(r->wall_seconds);
-      if (solved(*r)) epochs.push_back(double(*r->first_zero_epoch));
+      if (!solved(*r)) continue;
+      epochs.push_back(double(*r->first_zero_epoch));
+      wall_solved.push_back(r->wall_seconds);
     }
     std::string cell;  // a '|' in a value would end the table's cell
     for (char ch : label) cell += ch == '|' ? std::string("\\|") : std::string(1, ch);
-    text += fmt::format(
-        "| {} | {}/{}{} | {} | {} | {} |\n", cell, epochs.size(), finished,
-        diverged > 0 ? fmt::format(" ({} diverged)", diverged) : "",
-        epochs.empty() ? "-" : fmt::format("{:g}", median(epochs)),
-        epochs.empty() ? "-" : fmt::format("{:g}", *std::max_element(epochs.begin(), epochs.end())),
-        wall.empty() ? "-" : fmt::format("{:.1f}", median(wall)));
+    const auto [low, high] = wilson_interval(double(epochs.size()), double(finished));
+    const auto worst = [](const std::vector<double>& v) {
+      return *std::max_element(v.begin(), v.end());
+    };
+    text += fmt::format("| {} | {}/{}{} | {} | {} | {} | {} | {} | {} |\n", cell, epochs.size(),
+                        finished, diverged > 0 ? fmt::format(" ({} diverged)", diverged) : "",
+                        finished == 0 ? "-" : fmt::format("{:.2f}-{:.2f}", low, high),
+                        epochs.empty() ? "-" : fmt::format("{:g}", median(epochs)),
+                        epochs.empty() ? "-" : fmt::format("{:g}", worst(epochs)),
+                        epochs.empty() ? "-" : fmt::format("{:.1f}", median(wall_solved)),
+                        epochs.empty() ? "-" : fmt::format("{:.1f}", worst(wall_solved)),
+                        wall.empty() ? "-" : fmt::format("{:.1f}", median(wall)));
   }
   if (unfinished > 0) text += fmt::format("\n{} runs not finished yet.\n", unfinished);
   return text;
