@@ -2,6 +2,7 @@
 // sweep tables give for a solve rate, sound also at 0 or n successes, unlike p +- 1.96 sigma.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
