@@ -1,7 +1,9 @@
 // dlca: the one program, with a subcommand per tool (train, eval, run, export, sweep, compare,
 // devices). CLI11 picks the subcommand; everything after it goes to that tool's own CLI11 parser,
-// so its options and --help are the same as under its old name.
+// so its options and --help are the same as under its old name. Started under an old name (the
+// launchers old_name_launcher.cpp builds, or a link), it runs that name's tool directly.
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,23 @@ constexpr Preset kTrainPresets[] = {{"checkerboard", dlca::apps::train_checkerbo
                                     {"gol", dlca::apps::train_gol},
                                     {"image", dlca::apps::train_image}};
 
+// The old program names, each the tool it runs (CMakeLists.txt, DLCA_OLD_PROGRAMS, builds a
+// launcher for each).
+struct OldName {
+  const char* name;
+  Tool tool;
+};
+constexpr OldName kOldNames[] = {{"train_checkerboard", dlca::apps::train_checkerboard},
+                                 {"train_gol", dlca::apps::train_gol},
+                                 {"train_image", dlca::apps::train_image},
+                                 {"dlca_train", dlca::apps::train_experiment},
+                                 {"dlca_eval", dlca::apps::eval},
+                                 {"dlca_run", dlca::apps::run},
+                                 {"dlca_export", dlca::apps::export_circuit},
+                                 {"dlca_sweep", dlca::apps::sweep},
+                                 {"dlca_devices", dlca::apps::devices},
+                                 {"compare_backends", dlca::apps::compare}};
+
 int run_tool(Tool tool, const std::string& program, std::vector<std::string> args) {
   args.insert(args.begin(), program);
   std::vector<char*> argv;
@@ -56,6 +75,12 @@ int train(std::vector<std::string> args) {
 
 int main(int argc, char** argv) {
   dlca::ignore_closed_pipes();
+  if (argc > 0) {
+    const std::string invoked = std::filesystem::path(argv[0]).filename().string();
+    for (const OldName& old : kOldNames)
+      if (invoked == old.name)
+        return dlca::apps::with_planted_failure(old.tool(argc, argv, old.name));
+  }
   const Subcommand subcommands[] = {
       {"train", nullptr,
        "dlca train EXPERIMENT [options]; EXPERIMENT is a preset with options of its own "
