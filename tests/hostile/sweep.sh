@@ -73,7 +73,7 @@ resume) # SIGINT after some runs finished, then the same command again: the same
   "$sweep" "${args[@]}" --epochs 200 --threads 1 --out whole >/dev/null || fail "whole sweep: exit $?"
   "$sweep" "${args[@]}" --epochs 200 --threads 1 --out cut >first.txt 2>&1 &
   pid=$!
-  for _ in $(seq 1 400); do
+  for _ in $(seq 1 3000); do # up to 60 s: two runs take about 1 s, longer on a starved machine
     [ "$(ls cut/runs 2>/dev/null | wc -l)" -ge 2 ] && break
     sleep 0.02
   done
