@@ -5,7 +5,7 @@
 # tests/sanitize_excluded.txt names), and last the threaded unit tests under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The three builds take about 2.2 GB together; say what the disk has, for a run that fails on it.
+# The three builds take about 1.8 GB together; say what the disk has, for a run that fails on it.
 echo "test.sh: $(df -Ph . | awk 'NR==2 {print $4}') free on the disk of $(pwd)"
 bash tools/build.sh
 ctest --test-dir build --output-on-failure -j2
