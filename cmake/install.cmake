@@ -10,8 +10,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/dlca DESTINATION ${CMAKE_INSTALL
 install(FILES ${DLCA_DATA_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/dlca)
 install(FILES ${DLCA_PICTURE_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/dlca/pictures)
 if(DLCA_BUILD_APPS)
-  install(TARGETS dlca_program train_checkerboard train_gol train_image dlca_train_program dlca_eval dlca_sweep dlca_run
-    dlca_export dlca_devices compare_backends RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # The old names' launchers start the dlca in their own folder, so they go where it goes.
+  install(TARGETS dlca_program ${DLCA_OLD_PROGRAMS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
 set(DLCA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/dlca)

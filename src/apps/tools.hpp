@@ -1,8 +1,7 @@
 // The command-line tools, each a function of its arguments and of the name it reports errors under:
-// the subcommands of the `dlca` program (dlca.cpp) and, under their old names, run
-// through the launchers kept under those names (old_name_launcher.cpp). argv[0] is the
-// program name as typed; the rest its arguments. Each returns the exit status: 0 success, 1 failure
-// while running, 2 bad usage.
+// the subcommands of the `dlca` program (dlca.cpp), also run under their old names through small
+// launchers (old_name_launcher.cpp). argv[0] is the program name as typed; the rest its arguments.
+// Each returns the exit status: 0 success, 1 failure while running, 2 bad usage.
 #pragma once
 
 #include <cstdlib>
