@@ -21,8 +21,10 @@ def describe(path, every, first):
         training = model.get("training")
         if training is None:
             return [f"{path}: a final model, no training history (save a checkpoint)"]
-        candidates = [{"start": 0, "seed": model["config"]["seed"], "training": training}]
-        header = f"{path}: one run"
+        chosen = multi.get("chosen", 0)
+        candidates = [{"start": chosen, "seed": model["config"]["seed"], "training": training}]
+        header = (f"{path}: start {chosen} of {multi['starts']} kept, the only history stored"
+                  if multi else f"{path}: one run")
     else:
         chosen = multi.get("chosen")
         header = f"{path}: {len(candidates)} starts, start {chosen} kept"
@@ -36,6 +38,10 @@ def describe(path, every, first):
         lines.append(
             f"  start {candidate.get('start', index)} (seed {candidate['seed']}): lowest hard loss "
             f"{lowest:g} at epoch {at}, last {hard[-1]:g}" if hard else "  (no epochs)")
+        measured = candidate["training"].get("measured")
+        if measured is not None:
+            lines.append(f"    then hard loss {measured['hard_loss']:g} at epoch {len(hard)}: the "
+                         "parameters kept (a run stopped when solved)")
         lines.append("    epoch " + " ".join(f"{e:>7}" for e in epochs))
         lines.append("    hard  " + " ".join(f"{hard[e]:>7g}" for e in epochs))
         lines.append("    soft  " + " ".join(f"{soft[e]:>7.3g}" for e in epochs))
