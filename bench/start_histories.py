@@ -32,12 +32,14 @@ def describe(path, every, first):
     for index, candidate in enumerate(candidates):
         history = candidate["training"]["history"]
         hard, soft = history["hard_loss"], history["soft_loss"]
+        name = f"  start {candidate.get('start', index)} (seed {candidate['seed']})"
+        if not hard:
+            lines.append(f"{name}: no epochs trained")
+            continue
+        lowest = min(hard)
+        lines.append(f"{name}: lowest hard loss {lowest:g} at epoch {hard.index(lowest)}, "
+                     f"last {hard[-1]:g}")
         epochs = range(first, len(hard), every)
-        lowest = min(hard) if hard else float("nan")
-        at = hard.index(lowest) if hard else -1
-        lines.append(
-            f"  start {candidate.get('start', index)} (seed {candidate['seed']}): lowest hard loss "
-            f"{lowest:g} at epoch {at}, last {hard[-1]:g}" if hard else "  (no epochs)")
         measured = candidate["training"].get("measured")
         if measured is not None:
             lines.append(f"    then hard loss {measured['hard_loss']:g} at epoch {len(hard)}: the "
