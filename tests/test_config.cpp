@@ -106,6 +106,15 @@ TEST_CASE("impossible configurations are rejected by field") {
   CHECK(starts_with(rejection([](auto& c) { c.noise = INFINITY; }), "noise"));
   CHECK(starts_with(rejection([](auto& c) { c.noise_start = -2; }), "noise_start"));
   CHECK(starts_with(rejection([](auto& c) { c.noise_end = -1; }), "noise_end"));
+  CHECK(starts_with(rejection([](auto& c) { c.repeat_schedule = -5; }), "repeat_schedule"));
+  CHECK(rejection([](auto& c) {
+          c.repeat_schedule = 50;
+          c.recipe = Recipe::kPaper;
+        }) == "repeat_schedule: has no effect without noise or sharpening to repeat");
+  CHECK(rejection([](auto& c) {
+          c.repeat_schedule = 50;
+          c.given.schedule = true;  // robust, with a schedule of its own given: none
+        }) == "repeat_schedule: has no effect without noise or sharpening to repeat");
   CHECK(starts_with(rejection([](auto& c) {
                       c.sharpen_start = 10;
                       c.sharpen_end = 5;
@@ -319,6 +328,54 @@ TEST_CASE(
   CHECK(back.sharpen_to == c.sharpen_to);
   CHECK(back.sharpen_start == 100);
   CHECK(back.sharpen_end == 100);
+}
+
+TEST_CASE("a repeated schedule: noise and sharpening read every period again from their start") {
+  ExperimentConfig c = checkerboard_sync_config();
+  c.sharpen_to = 0.05f;
+  c.sharpen_start = 150;
+  c.sharpen_end = 300;
+  c.noise = 0.1f;
+  c.noise_start = 150;
+  c.noise_end = 260;
+  for (int64_t e : {0, 149, 150, 299, 300, 450, 5000}) CHECK(schedule_epoch(c, e) == e);  // off
+  c.repeat_schedule = 150;
+  // The first round is the schedule itself; from 300 on every epoch is read 150 epochs back.
+  for (int64_t e : {0, 149, 150, 299}) CHECK(schedule_epoch(c, e) == e);
+  CHECK(schedule_epoch(c, 300) == 150);
+  CHECK(schedule_epoch(c, 449) == 299);
+  CHECK(schedule_epoch(c, 450) == 150);
+  CHECK(schedule_epoch(c, 1000) == 250);
+  CHECK(forward_temperature(c, 299) < 0.06);
+  CHECK(forward_temperature(c, 300) == 1.0);  // the temperature back at 1
+  CHECK(forward_temperature(c, 525) == forward_temperature(c, 225));
+  CHECK(noise_scale(c, 420) == 0.0f);  // 270: after noise_end in its round
+  CHECK(noise_scale(c, 400) == 0.1f);
+  // The round starts with whichever of the two begins first.
+  c.noise_start = 100;
+  CHECK(schedule_epoch(c, 249) == 249);
+  CHECK(schedule_epoch(c, 250) == 100);
+  CHECK(forward_temperature(c, 250) == 1.0);
+  CHECK(noise_scale(c, 250) == 0.1f);
+  c.noise = 0.0f, c.noise_start = 0, c.noise_end = 0;  // sharpening alone
+  CHECK(schedule_epoch(c, 300) == 150);
+  CHECK(config_from_json(config_to_json(c)).repeat_schedule == 150);
+}
+
+TEST_CASE("a repeat given alone repeats robust's schedule, where robust has one for the task") {
+  ExperimentConfig c = checkerboard_sync_config();  // robust, the default
+  c.epochs = 3000;
+  c.repeat_schedule = 1500;
+  validate(c);  // robust's noise and sharpening are still to come
+  const ExperimentConfig picture = with_recipe_schedule(c, true);
+  CHECK(picture.noise == 0.1f);
+  CHECK(picture.repeat_schedule == 1500);
+  CHECK(forward_temperature(picture, 3000) == 1.0);  // the second round begins
+  CHECK(noise_scale(picture, 3000) == 0.1f);
+  // robust has no noise or sharpening for the checkerboard: nothing to repeat.
+  CHECK_THROWS_WITH_AS(with_recipe_schedule(c, false),
+                       "repeat_schedule: has no effect without noise or sharpening to repeat",
+                       ConfigError);
 }
 
 TEST_CASE("logit noise: Gumbel(0, 1), the same for the same seed and epoch, new each epoch") {

@@ -1,13 +1,14 @@
 // Multi-start training and solved stops: start seeds, the parameters a solved stop keeps, the same
 // winner at any thread count, each candidate equal to the plain run of its seed, and resuming a
 // multi-start checkpoint bit-identically (also across a sharpening schedule, and with a schedule
-// that starts after the checkpoint).
+// that starts after the checkpoint or repeats after it).
 #include <doctest/doctest.h>
 
 #include <set>
 #include <sstream>
 
 #include "candidate_runs.hpp"
+#include "dlca/core/config_json.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/train/checkerboard.hpp"
@@ -39,6 +40,26 @@ double hard_loss_of(const Model& model) {
       backend.rollout(model, data.target, {model.config.batch, data.initial_states.data(), nullptr},
                       {.gradient = false, .hard_loss = true});
   return r.hard_loss;
+}
+
+// Trains `before` into a checkpoint at `path`, then `after` (more epochs, under a schedule that
+// agrees with `before`'s on the checkpoint's epochs) straight and resumed from it: the two agree
+// bit for bit, and differ from `before` trained as long (the schedule changes the training).
+void check_schedule_continues(const std::string& path, ExperimentConfig before,
+                              const ExperimentConfig& after) {
+  train(before, 2, path);
+  const Run straight = train(after, 2);
+  ModelFile checkpoint = load_checkpoint(path);
+  check_resume(checkpoint, path, after);
+  const Run resumed = train(after, 2, "", &checkpoint);
+  const Model& got = resumed.candidates[0].trainer->model();
+  CHECK(got.logits == straight.candidates[0].trainer->model().logits);
+  ExperimentConfig with_schedule = got.config;  // the resumed run trains under `after`'s schedule
+  take_schedule(after, with_schedule);
+  CHECK(config_to_json(got.config) == config_to_json(with_schedule));
+  before.epochs = after.epochs;
+  CHECK(train(before, 2).candidates[0].trainer->model().logits !=
+        straight.candidates[0].trainer->model().logits);
 }
 
 }  // namespace
@@ -183,28 +204,37 @@ TEST_CASE("a multi-start record that does not fit its model is refused") {
                        FileError);
 }
 
+TEST_CASE("a repeated schedule: a checkpoint of the first round continues into the next") {
+  testing::ScratchDir dir;
+  ExperimentConfig once = testing::small_checkerboard();
+  once.epochs = 10;
+  once.sharpen_to = 0.1f;
+  once.sharpen_start = 4;
+  once.sharpen_end = 10;
+  once.noise = 0.3f;
+  once.noise_start = 4;
+  once.noise_end = 8;
+  ExperimentConfig repeated = once;
+  repeated.epochs = 22;
+  repeated.repeat_schedule = 6;  // rounds at epochs 4, 10 and 16
+  check_schedule_continues(dir / "once.json", once, repeated);
+  // A period that would have changed epochs the checkpoint already trained is refused.
+  repeated.repeat_schedule = 4;  // epoch 8 would have been read as epoch 4
+  ModelFile again = load_checkpoint(dir / "once.json");
+  CHECK_THROWS_WITH(check_resume(again, "once.json", repeated),
+                    doctest::Contains("the checkpoint's repeat_schedule is 0 but this run's is 4"));
+}
+
 TEST_CASE("sharpening: a plain checkpoint continues under a schedule that starts after it") {
   testing::ScratchDir dir;
   ExperimentConfig plain = testing::small_checkerboard();
   plain.epochs = 10;
-  train(plain, 2, dir / "plain.json");
   ExperimentConfig sharpened = plain;
   sharpened.epochs = 20;
   sharpened.sharpen_to = 0.1f;
   sharpened.sharpen_start = 10;
   sharpened.sharpen_end = 16;
-  const Run straight = train(sharpened, 2);
-  ModelFile checkpoint = load_checkpoint(dir / "plain.json");
-  check_resume(checkpoint, "plain.json", sharpened);  // the schedule agrees on epochs 0-9
-  const Run resumed = train(sharpened, 2, "", &checkpoint);
-  CHECK(resumed.candidates[0].trainer->model().logits ==
-        straight.candidates[0].trainer->model().logits);
-  CHECK(resumed.candidates[0].trainer->model().config.sharpen_to == 0.1f);
-  // The schedule changes the training: the last epochs differ from the plain run's.
-  plain.epochs = 20;
-  const Run unsharpened = train(plain, 2);
-  CHECK(unsharpened.candidates[0].trainer->model().logits !=
-        straight.candidates[0].trainer->model().logits);
+  check_schedule_continues(dir / "plain.json", plain, sharpened);
   // A schedule that would have changed epochs the checkpoint already trained is refused, naming
   // the differing keys.
   sharpened.sharpen_start = 8;  // epoch 9 would have been sharpened

@@ -51,7 +51,19 @@ GateKind parse_gate_kind(const std::string& name) {
   throw ConfigError(fmt::format("gates: must be \"softmax\" or \"inputwise\", got \"{}\"", name));
 }
 
-ExperimentConfig with_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_start) {
+namespace {
+
+constexpr const char* kRepeatWithoutSchedule =
+    "has no effect without noise or sharpening to repeat";
+
+// Whether robust may still fill in noise and sharpening (with_recipe_schedule), which a repeated
+// schedule given alone then repeats.
+bool schedule_left_to_recipe(const ExperimentConfig& c) {
+  return c.recipe == Recipe::kRobust && !c.given.schedule && c.noise == 0.0f &&
+         c.sharpen_to == 1.0f;
+}
+
+ExperimentConfig fill_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_start) {
   if (c.recipe != Recipe::kRobust) return c;
   if (!grown_from_fixed_start) {
     // Measured on the synchronous and asynchronous checkerboard and Game of Life: input-wise gates
@@ -82,14 +94,37 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
   return c;
 }
 
-double forward_temperature(const ExperimentConfig& c, int64_t epoch) {
+}  // namespace
+
+ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_fixed_start) {
+  const bool left_to_recipe = schedule_left_to_recipe(config);
+  ExperimentConfig c = fill_recipe_schedule(std::move(config), grown_from_fixed_start);
+  // A repeat given for the recipe's schedule, where the recipe has none for this task.
+  if (left_to_recipe && c.repeat_schedule > 0 && c.noise == 0.0f && c.sharpen_to == 1.0f)
+    throw ConfigError(std::string("repeat_schedule: ") + kRepeatWithoutSchedule);
+  return c;
+}
+
+int64_t schedule_epoch(const ExperimentConfig& c, int64_t epoch) {
+  if (c.repeat_schedule <= 0) return epoch;
+  int64_t first = std::numeric_limits<int64_t>::max();
+  if (c.sharpen_to != 1.0f) first = c.sharpen_start;
+  if (c.noise != 0.0f) first = std::min<int64_t>(first, c.noise_start);
+  if (first == std::numeric_limits<int64_t>::max() || epoch < first + c.repeat_schedule)
+    return epoch;
+  return first + (epoch - first) % c.repeat_schedule;
+}
+
+double forward_temperature(const ExperimentConfig& c, int64_t at_epoch) {
+  const int64_t epoch = schedule_epoch(c, at_epoch);
   if (c.sharpen_to == 1.0f || epoch < c.sharpen_start) return 1.0;
   if (epoch >= c.sharpen_end) return double(c.sharpen_to);
   const double progress = double(epoch - c.sharpen_start) / double(c.sharpen_end - c.sharpen_start);
   return std::exp(std::log(double(c.sharpen_to)) * progress);
 }
 
-float noise_scale(const ExperimentConfig& c, int64_t epoch) {
+float noise_scale(const ExperimentConfig& c, int64_t at_epoch) {
+  const int64_t epoch = schedule_epoch(c, at_epoch);
   return epoch >= c.noise_start && (c.noise_end == 0 || epoch < c.noise_end) ? c.noise : 0.0f;
 }
 
@@ -113,6 +148,7 @@ void take_schedule(const ExperimentConfig& from, ExperimentConfig& to) {
   to.noise = from.noise;
   to.noise_start = from.noise_start;
   to.noise_end = from.noise_end;
+  to.repeat_schedule = from.repeat_schedule;
   to.harden = from.harden;
   to.harden_start = from.harden_start;
   to.harden_end = from.harden_end;
@@ -205,6 +241,13 @@ void validate_schedules(const ExperimentConfig& c) {
   if (c.sharpen_to == 1.0f && (c.sharpen_start != 0 || c.sharpen_end != 0))
     reject(c.sharpen_start != 0 ? "sharpen_start" : "sharpen_end",
            "has no effect without sharpen_to below 1");
+  if (c.repeat_schedule < 0)
+    reject("repeat_schedule",
+           fmt::format("must be 0 (once) or a period in epochs, got {}", c.repeat_schedule));
+  // (With robust's own schedule still to come, with_recipe_schedule checks it.)
+  if (c.repeat_schedule > 0 && c.noise == 0.0f && c.sharpen_to == 1.0f &&
+      !schedule_left_to_recipe(c))
+    reject("repeat_schedule", kRepeatWithoutSchedule);
   if (c.harden < 0 || c.harden > kMaxHardenStages)
     reject("harden",
            fmt::format("must be from 0 (off) to {} stages, got {}", kMaxHardenStages, c.harden));

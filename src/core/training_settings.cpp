@@ -130,6 +130,11 @@ const std::array kSettings = {
             &GivenOptions::schedule, "epoch from which --noise applies"},
     Setting{"noise_end", "--noise-end", kEvery, &C::noise_end, R::kNonNegativeInteger, 0, 0,
             &GivenOptions::schedule, "epoch from which --noise stops (0 = it never stops)"},
+    Setting{"repeat_schedule", "--repeat-schedule", kEvery, &C::repeat_schedule,
+            R::kNonNegativeInteger, 0, 0, nullptr,
+            "repeat the noise and sharpening every N epochs from where the first of them begins: "
+            "the temperature returns to 1 and the noise phase comes back, for as many rounds as "
+            "--epochs holds (0 = once; docs/training.md, \"Repeating the schedule\")"},
     Setting{"harden", "--harden", kEvery, &C::harden, R::kIntegerFromTo, 0, 16, nullptr,
             "progressive hardening: in N stages spread evenly from --harden-start to "
             "--harden-end, fix the most confident free gates to their hard op (1/2, 3/4, 7/8, ... "

@@ -95,6 +95,8 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
     out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}{}\n", config.noise,
                        config.noise_start,
                        config.noise_end > 0 ? fmt::format(" to {}", config.noise_end) : "");
+  if (config.repeat_schedule > 0)
+    out << fmt::format("noise and sharpening repeated every {} epochs\n", config.repeat_schedule);
   if (config.grad_norm)
     out << fmt::format("gradient normalised per layer before AdamW ({})\n",
                        option_name("grad_norm"));

@@ -31,7 +31,7 @@ bool is_run_length(std::string_view key) {
 bool is_schedule(std::string_view key) {
   return key == "sharpen_to" || key == "sharpen_start" || key == "sharpen_end" || key == "noise" ||
          key == "noise_start" || key == "noise_end" || key == "harden" || key == "harden_start" ||
-         key == "harden_end";
+         key == "harden_end" || key == "repeat_schedule";
 }
 
 // Whether two schedules give the same forward temperature, noise and hardened share at every

@@ -52,3 +52,13 @@ dlca_cli_test(hostile.training_options.beta_below_one ${expect} --status 2
 dlca_cli_test(hostile.training_options.sharpen_start_needs_end ${expect} --status 2
   "^dlca_train: --sharpen-start 5: needs --sharpen-end, the epoch where the temperature reaches --sharpen-to$"
   ${h_train} --config ${h_tiny} --epochs 20 --threads 1 --quiet --sharpen-to 0.5 --sharpen-start 5)
+# --repeat-schedule repeats noise and sharpening: refused where there is none, robust's own for a
+# picture repeated when given alone, and said in the summary.
+dlca_cli_test(hostile.training_options.repeat_schedule_without_schedule ${expect} --status 2
+  "^train_checkerboard: invalid configuration: --repeat-schedule: has no effect without noise or sharpening to repeat$"
+  ${train} --repeat-schedule 5 --epochs 2)
+dlca_cli_test(hostile.training_options.repeat_schedule_of_robust sh -c "${make_png} t.png 8 8 8 0 2 && \
+  ${image} --target t.png --size 8 --channels 8 --steps 2 --epochs 8 --threads 1 --starts 1 \
+  --no-repair --repeat-schedule 2 --stop-when-solved 0")
+set_tests_properties(hostile.training_options.repeat_schedule_of_robust PROPERTIES PASS_REGULAR_EXPRESSION
+  "logit noise: Gumbel of scale 0\\.1 from epoch 4 to 7\nnoise and sharpening repeated every 2 epochs\n")

@@ -176,6 +176,11 @@ struct ExperimentConfig {
   float noise = 0.0f;
   int noise_start = 0;
   int noise_end = 0;
+  // Repeated noise and sharpening (docs/training.md, "Repeating the schedule"): with P above 0,
+  // from the epoch S where the first of them begins plus P on, both are read at epoch
+  // S + (epoch - S) mod P, so that the temperature rises back to 1 and the noise phase returns
+  // every P epochs (the noise itself is still drawn for the real epoch). 0: once, the notebook's.
+  int repeat_schedule = 0;
   // Progressive hardening (docs/training.md, "Progressive hardening"): in `harden` stages spread
   // evenly from epoch harden_start to harden_end (0: the run's epochs), the most confident gates
   // still free are fixed to their hard op, so that 1/2, 3/4, 7/8, ... of all gates are fixed after
@@ -199,6 +204,10 @@ struct ExperimentConfig {
   int cells() const { return height * width; }
 };
 
+// The epoch the noise and sharpening schedules are read at: `epoch` itself, or under
+// repeat_schedule P from S + P on (S: the first epoch of the noise or sharpening that is on),
+// S + (epoch - S) mod P.
+int64_t schedule_epoch(const ExperimentConfig& config, int64_t epoch);
 // The forward pass's temperature at an epoch under the sharpening schedule: exactly 1 before
 // sharpen_start or when sharpening is off.
 double forward_temperature(const ExperimentConfig& config, int64_t epoch);
