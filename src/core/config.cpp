@@ -97,21 +97,21 @@ ExperimentConfig fill_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
 }  // namespace
 
 ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_fixed_start) {
-  const bool left_to_recipe = schedule_left_to_recipe(config);
   ExperimentConfig c = fill_recipe_schedule(std::move(config), grown_from_fixed_start);
-  // A repeat given for the recipe's schedule, where the recipe has none for this task.
-  if (left_to_recipe && c.repeat_schedule > 0 && c.noise == 0.0f && c.sharpen_to == 1.0f)
+  // A repeat given for robust's schedule where robust has none for this task (validate leaves it
+  // to here while that schedule is still to come).
+  if (c.repeat_schedule > 0 && c.noise == 0.0f && c.sharpen_to == 1.0f)
     throw ConfigError(std::string("repeat_schedule: ") + kRepeatWithoutSchedule);
   return c;
 }
 
 int64_t schedule_epoch(const ExperimentConfig& c, int64_t epoch) {
-  if (c.repeat_schedule <= 0) return epoch;
-  int64_t first = std::numeric_limits<int64_t>::max();
-  if (c.sharpen_to != 1.0f) first = c.sharpen_start;
-  if (c.noise != 0.0f) first = std::min<int64_t>(first, c.noise_start);
-  if (first == std::numeric_limits<int64_t>::max() || epoch < first + c.repeat_schedule)
-    return epoch;
+  const bool sharpening = c.sharpen_to != 1.0f, noise = c.noise != 0.0f;
+  if (c.repeat_schedule <= 0 || !(sharpening || noise)) return epoch;
+  const int64_t first = sharpening && noise ? std::min(c.sharpen_start, c.noise_start)
+                        : sharpening        ? c.sharpen_start
+                                            : c.noise_start;
+  if (epoch < first + c.repeat_schedule) return epoch;
   return first + (epoch - first) % c.repeat_schedule;
 }
 
