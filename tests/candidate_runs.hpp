@@ -63,7 +63,7 @@ inline Run train_candidates(const ExperimentConfig& config, int threads,
   std::vector<Trainer*> trainers;
   for (auto& c : run.candidates) trainers.push_back(c.trainer.get());
   TrainingRunOptions options;
-  options.epochs = config.epochs;
+  options.epochs = last_epoch(config);  // (with its rounds, as start_training sets it)
   options.threads = threads;
   options.save_path = save;
   int rounds = 0;

@@ -208,14 +208,19 @@ TEST_CASE("robust's schedule for targets grown from a fixed start, relative to t
   ExperimentConfig softmax_given = c;
   softmax_given.given.gates = true;
   CHECK(unchanged(softmax_given, false));
+  // A schedule of one's own is kept, with robust's rounds of it (kRobustRounds).
+  const auto with_rounds = [](ExperimentConfig x) {
+    x.rounds = kRobustRounds;
+    return config_to_json(x);
+  };
   ExperimentConfig own = c;
   own.sharpen_to = 0.2f;
   own.adam_eps = 1e-16f;
-  CHECK(unchanged(own, true));
+  CHECK(config_to_json(with_recipe_schedule(own, true)) == with_rounds(own));
   own = c;
   own.noise = 0.3f;
   own.adam_eps = 1e-16f;
-  CHECK(unchanged(own, true));
+  CHECK(config_to_json(with_recipe_schedule(own, true)) == with_rounds(own));
   own = c;
   own.adam_eps = 1e-10f;
   CHECK(with_recipe_schedule(own, true).adam_eps == 1e-10f);
@@ -245,13 +250,17 @@ TEST_CASE("a configuration read from JSON marks the keys robust would fill in, w
   CHECK_FALSE(j.contains("adam_eps"));
   CHECK_FALSE(j.contains("noise"));
   CHECK_FALSE(j.contains("sharpen_end"));
+  CHECK_FALSE(j.contains("rounds"));
   CHECK_FALSE(config_from_json(j).given.adam_eps);
   CHECK_FALSE(config_from_json(j).given.schedule);
+  CHECK_FALSE(config_from_json(j).given.rounds);
   j["noise_end"] = 0;  // one key of the schedule marks it all
   CHECK(config_from_json(j).given.schedule);
   // Given, or not the notebook's: kept.
   j = config_to_json(c);
-  drop_recipe_filled_keys(j, {.adam_eps = true, .schedule = true});
+  drop_recipe_filled_keys(j, {.adam_eps = true, .schedule = true, .rounds = true});
+  CHECK(j.contains("rounds"));
+  CHECK(config_from_json(j).given.rounds);
   CHECK(j.contains("adam_eps"));
   CHECK(j.contains("noise_start"));
   c.adam_eps = 1e-12f;
@@ -376,6 +385,88 @@ TEST_CASE("a repeat given alone repeats robust's schedule, where robust has one 
   CHECK_THROWS_WITH_AS(with_recipe_schedule(c, false),
                        "repeat_schedule: has no effect without noise or sharpening to repeat",
                        ConfigError);
+}
+
+TEST_CASE("more rounds: robust gives a picture two after its epochs, the schedule repeating") {
+  ExperimentConfig c = checkerboard_sync_config();  // robust, the default
+  c.epochs = 3000;
+  const ExperimentConfig picture = with_recipe_schedule(c, true);
+  CHECK(picture.rounds == kRobustRounds);
+  CHECK(picture.repeat_schedule == 0);
+  CHECK(schedule_period(picture) == 1500);
+  CHECK(last_epoch(picture) == 6000);
+  ExperimentConfig once = picture;  // within its epochs the rounds change nothing
+  once.rounds = 0;
+  CHECK(last_epoch(once) == 3000);
+  for (int64_t e = 0; e < 3000; e += 7) {
+    CHECK(forward_temperature(picture, e) == forward_temperature(once, e));
+    CHECK(noise_scale(picture, e) == noise_scale(once, e));
+  }
+  CHECK(schedule_epoch(picture, 3000) == 1500);
+  CHECK(schedule_epoch(picture, 5999) == 2999);
+  CHECK(forward_temperature(picture, 3000) == 1.0);
+  CHECK(noise_scale(picture, 3000) == 0.1f);
+  CHECK(config_from_json(config_to_json(picture)).rounds == kRobustRounds);
+  // Given (also 0), with halving, or without a stop when solved: not robust's.
+  ExperimentConfig given = c;
+  given.rounds = 0;
+  given.given.rounds = true;
+  CHECK(with_recipe_schedule(given, true).rounds == 0);
+  ExperimentConfig halving = c;
+  halving.starts = kAutoStarts;
+  halving.halving = true;
+  halving.given.starts = true;
+  CHECK(with_recipe_schedule(halving, true).rounds == 0);
+  ExperimentConfig no_stop = c;
+  no_stop.stop_when_solved = 0;
+  CHECK(with_recipe_schedule(no_stop, true).rounds == 0);
+  // The checkerboard (input-wise gates, no schedule) and paper: none.
+  CHECK(with_recipe_schedule(c, false).rounds == 0);
+  ExperimentConfig paper = c;
+  use_recipe(paper, Recipe::kPaper);
+  CHECK(with_recipe_schedule(paper, true).rounds == 0);
+  // A schedule of one's own gets them too, with its own period.
+  ExperimentConfig own = c;
+  own.noise = 0.2f, own.noise_start = 1000, own.given.schedule = true;
+  own.repeat_schedule = 500;
+  CHECK(last_epoch(with_recipe_schedule(own, true)) == 4000);
+}
+
+TEST_CASE("more rounds: refused where they cannot apply") {
+  // (rejection() of a configuration with noise over epochs 50-100 and one start.)
+  const auto of_rounds = [](std::function<void(ExperimentConfig&)> change) {
+    return rejection([&](ExperimentConfig& c) {
+      c.epochs = 100;
+      c.noise = 0.1f;
+      c.noise_start = 50;
+      c.rounds = 2;
+      c.starts = 1, c.halving = false, c.given.starts = true;
+      change(c);
+    });
+  };
+  const auto rejection = of_rounds;
+  CHECK(rejection([](auto&) {}).empty());
+  CHECK(rejection([](auto& c) { c.rounds = 17; }) == "rounds: must be from 0 (none) to 16, got 17");
+  CHECK(rejection([](auto& c) { c.rounds = -1; }) == "rounds: must be from 0 (none) to 16, got -1");
+  CHECK(rejection([](auto& c) {
+          use_recipe(c, Recipe::kPaper);
+          c.noise = 0.0f, c.noise_start = 0;
+        }) == "rounds: has no effect without noise or sharpening to repeat");
+  CHECK(rejection([](auto& c) { c.starts = 4, c.halving = true; }) ==
+        "rounds: not with starts auto (a halving run's budget says how long it trains)");
+  CHECK(starts_with(rejection([](auto& c) { c.stop_when_solved = 0; }), "rounds: needs"));
+  CHECK(starts_with(rejection([](auto& c) { c.noise_start = 100; }),
+                    "rounds: the noise and sharpening start at epoch 100, not before epochs"));
+  CHECK(rejection([](auto& c) { c.noise_start = 100, c.repeat_schedule = 20; }).empty());
+  // robust with no schedule for the task: refused once resolved.
+  ExperimentConfig c = checkerboard_sync_config();
+  c.rounds = 1;
+  c.given.rounds = true;
+  validate(c);
+  CHECK_THROWS_WITH_AS(with_recipe_schedule(c, false),
+                       "rounds: has no effect without noise or sharpening to repeat", ConfigError);
+  c.epochs = 3000;  // a picture: robust's schedule, with the rounds given
+  CHECK(last_epoch(with_recipe_schedule(c, true)) == 4500);
 }
 
 TEST_CASE("logit noise: Gumbel(0, 1), the same for the same seed and epoch, new each epoch") {

@@ -1,7 +1,7 @@
 // Multi-start training and solved stops: start seeds, the parameters a solved stop keeps, the same
 // winner at any thread count, each candidate equal to the plain run of its seed, and resuming a
 // multi-start checkpoint bit-identically (also across a sharpening schedule, and with a schedule
-// that starts after the checkpoint or repeats after it).
+// that starts after the checkpoint or repeats after it, and into more rounds).
 #include <doctest/doctest.h>
 
 #include <set>
@@ -223,6 +223,42 @@ TEST_CASE("a repeated schedule: a checkpoint of the first round continues into t
   ModelFile again = load_checkpoint(dir / "once.json");
   CHECK_THROWS_WITH(check_resume(again, "once.json", repeated),
                     doctest::Contains("the checkpoint's repeat_schedule is 0 but this run's is 4"));
+}
+
+TEST_CASE("more rounds: an unsolved run trains them as the repeated schedule given by hand") {
+  testing::ScratchDir dir;
+  ExperimentConfig rounds = testing::small_checkerboard();
+  rounds.epochs = 10;
+  rounds.sharpen_to = 0.1f;
+  rounds.sharpen_start = 4;
+  rounds.sharpen_end = 10;
+  rounds.noise = 0.3f;
+  rounds.noise_start = 4;
+  rounds.noise_end = 8;
+  rounds.stop_when_solved = 1;
+  rounds.rounds = 2;  // rounds of 6 epochs (from 4 to 10) at epochs 10 and 16
+  REQUIRE(last_epoch(rounds) == 22);
+  ExperimentConfig by_hand = rounds;
+  by_hand.rounds = 0;
+  by_hand.epochs = 22;
+  by_hand.repeat_schedule = 6;
+  const Run straight = train(rounds, 2), hand = train(by_hand, 2);
+  REQUIRE(straight.summary.final_hard_loss > 0);  // unsolved: it trained all its rounds
+  CHECK(straight.summary.epochs == 22);
+  CHECK(straight.candidates[0].trainer->model().logits ==
+        hand.candidates[0].trainer->model().logits);
+  // A checkpoint of the first round continues into the rounds bit for bit.
+  ExperimentConfig once = rounds;
+  once.rounds = 0;
+  check_schedule_continues(dir / "once.json", once, rounds);
+  // One in the second round is past where a run without rounds ends.
+  ExperimentConfig to_16 = rounds;
+  to_16.rounds = 1;
+  train(to_16, 2, dir / "16.json");
+  ModelFile at_16 = load_checkpoint(dir / "16.json");
+  CHECK_THROWS_WITH(check_resume(at_16, "16.json", once),
+                    doctest::Contains("at epoch 16, past epoch 10, where this run ends"));
+  CHECK_NOTHROW(check_resume(at_16, "16.json", rounds));
 }
 
 TEST_CASE("sharpening: a plain checkpoint continues under a schedule that starts after it") {

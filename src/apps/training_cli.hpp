@@ -290,9 +290,10 @@ struct TrainingCli {
       config = request.config;
       if (prepared.nothing_to_train)
         std::fprintf(stderr,
-                     "%s: --resume %s: the checkpoint is already at epoch %lld = --epochs; no "
+                     "%s: --resume %s: the checkpoint is already at epoch %lld = %s; no "
                      "training, only the outputs are written\n",
-                     program, resume_path.c_str(), (long long)config.epochs);
+                     program, resume_path.c_str(), (long long)request.run.epochs,
+                     config.rounds > 0 ? "--epochs and its --rounds" : "--epochs");
       if (!prepared.note.empty()) std::fprintf(stderr, "%s: %s\n", program, prepared.note.c_str());
       request.run.rescue_unsaved_model = true;
       std::string run_folder;  // made now that the run has been accepted

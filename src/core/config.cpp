@@ -55,6 +55,26 @@ namespace {
 
 constexpr const char* kRepeatWithoutSchedule =
     "has no effect without noise or sharpening to repeat";
+constexpr const char* kRoundsWithHalving =
+    "not with starts auto (a halving run's budget says how long it trains)";
+
+// The first epoch of the noise or sharpening that is on (0 when neither is).
+int64_t schedule_start(const ExperimentConfig& c) {
+  const bool sharpening = c.sharpen_to != 1.0f, noise = c.noise != 0.0f;
+  return sharpening && noise ? std::min(c.sharpen_start, c.noise_start)
+         : sharpening        ? c.sharpen_start
+         : noise             ? c.noise_start
+                             : 0;
+}
+
+// Rounds need a round of at least one epoch: a schedule that starts before `epochs`, or a period.
+void check_round_length(const ExperimentConfig& c) {
+  if (c.rounds > 0 && (c.noise != 0.0f || c.sharpen_to != 1.0f) && schedule_period(c) <= 0)
+    throw ConfigError(fmt::format(
+        "rounds: the noise and sharpening start at epoch {}, not before epochs ({}): give "
+        "repeat_schedule for the rounds' length",
+        schedule_start(c), c.epochs));
+}
 
 // Whether robust may still fill in noise and sharpening (with_recipe_schedule), which a repeated
 // schedule given alone then repeats.
@@ -79,9 +99,17 @@ ExperimentConfig fill_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
   // Measured on the colored G and the lizard: AdamW's epsilon far below the gradients of these
   // deep, long rollouts lets every logit take whole steps (docs/training.md, "Training recipes").
   if (c.adam_eps == kNotebookAdamEps && !c.given.adam_eps) c.adam_eps = 1e-16f;
-  if (c.noise != 0.0f || c.sharpen_to != 1.0f || c.given.schedule) return c;
   // Logit noise and sharpening act on softmax logits: input-wise gates have neither.
   if (c.gates == GateKind::kInputWise) return c;
+  // Measured on the colored G: the three seeds of 20 still unsolved after 3000 epochs each solve
+  // in the second or third round of noise and sharpening (results/log/training.md, "Repeating the
+  // noise and sharpening"); a solved run stops before them, so only failing runs pay for them.
+  const auto with_rounds = [](ExperimentConfig r) {
+    if (!r.given.rounds && !r.halving && r.stop_when_solved > 0) r.rounds = kRobustRounds;
+    return r;
+  };
+  if (c.noise != 0.0f || c.sharpen_to != 1.0f) return with_rounds(c);
+  if (c.given.schedule) return c;
   // Measured on the colored G at 3000 epochs (noise 1500-2600, sharpening 1500-3000): the noise
   // ends before the lowest temperature, so the run settles on a circuit the stop keeps.
   const int64_t epochs = c.epochs;
@@ -91,7 +119,7 @@ ExperimentConfig fill_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
   c.sharpen_to = 0.05f;
   c.sharpen_start = int(epochs / 2);
   c.sharpen_end = int(epochs);
-  return c;
+  return with_rounds(c);
 }
 
 }  // namespace
@@ -100,19 +128,31 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_f
   ExperimentConfig c = fill_recipe_schedule(std::move(config), grown_from_fixed_start);
   // A repeat given for robust's schedule where robust has none for this task (validate leaves it
   // to here while that schedule is still to come).
-  if (c.repeat_schedule > 0 && c.noise == 0.0f && c.sharpen_to == 1.0f)
-    throw ConfigError(std::string("repeat_schedule: ") + kRepeatWithoutSchedule);
+  if (c.noise == 0.0f && c.sharpen_to == 1.0f) {
+    if (c.repeat_schedule > 0)
+      throw ConfigError(std::string("repeat_schedule: ") + kRepeatWithoutSchedule);
+    if (c.rounds > 0) throw ConfigError(std::string("rounds: ") + kRepeatWithoutSchedule);
+  }
+  check_round_length(c);
   return c;
 }
 
+int64_t schedule_period(const ExperimentConfig& c) {
+  if (c.noise == 0.0f && c.sharpen_to == 1.0f) return 0;
+  if (c.repeat_schedule > 0) return c.repeat_schedule;
+  return c.rounds > 0 ? std::max<int64_t>(0, c.epochs - schedule_start(c)) : 0;
+}
+
+int64_t last_epoch(const ExperimentConfig& c) {
+  return c.epochs + int64_t(c.rounds) * schedule_period(c);
+}
+
 int64_t schedule_epoch(const ExperimentConfig& c, int64_t epoch) {
-  const bool sharpening = c.sharpen_to != 1.0f, noise = c.noise != 0.0f;
-  if (c.repeat_schedule <= 0 || !(sharpening || noise)) return epoch;
-  const int64_t first = sharpening && noise ? std::min(c.sharpen_start, c.noise_start)
-                        : sharpening        ? c.sharpen_start
-                                            : c.noise_start;
-  if (epoch < first + c.repeat_schedule) return epoch;
-  return first + (epoch - first) % c.repeat_schedule;
+  const int64_t period = schedule_period(c);
+  if (period <= 0) return epoch;
+  const int64_t first = schedule_start(c);
+  if (epoch < first + period) return epoch;
+  return first + (epoch - first) % period;
 }
 
 double forward_temperature(const ExperimentConfig& c, int64_t at_epoch) {
@@ -248,6 +288,16 @@ void validate_schedules(const ExperimentConfig& c) {
   if (c.repeat_schedule > 0 && c.noise == 0.0f && c.sharpen_to == 1.0f &&
       !schedule_left_to_recipe(c))
     reject("repeat_schedule", kRepeatWithoutSchedule);
+  if (c.rounds < 0 || c.rounds > kMaxRounds)
+    reject("rounds", fmt::format("must be from 0 (none) to {}, got {}", kMaxRounds, c.rounds));
+  if (c.rounds > 0 && c.noise == 0.0f && c.sharpen_to == 1.0f && !schedule_left_to_recipe(c))
+    reject("rounds", kRepeatWithoutSchedule);
+  // (robust's halving, unless starts were given, is not for the pictures it gives rounds to.)
+  if (c.rounds > 0 && c.halving && (c.recipe != Recipe::kRobust || c.given.starts))
+    reject("rounds", kRoundsWithHalving);
+  if (c.rounds > 0 && c.stop_when_solved == 0)
+    reject("rounds", "needs stop_when_solved above 0 (the rounds are for a run still unsolved)");
+  check_round_length(c);
   if (c.harden < 0 || c.harden > kMaxHardenStages)
     reject("harden",
            fmt::format("must be from 0 (off) to {} stages, got {}", kMaxHardenStages, c.harden));

@@ -206,6 +206,7 @@ void drop_recipe_filled_keys(nlohmann::json& config_json, const GivenOptions& gi
     config_json.erase("starts");
     config_json.erase("halving");
   }
+  if (!given.rounds) config_json.erase("rounds");  // (robust's for a picture)
   if (given.schedule) return;
   // robust's noise and sharpening schedule (with_recipe_schedule): the settings it marks given.
   const nlohmann::json off = config_to_json(notebook);

@@ -24,6 +24,7 @@ constexpr Setting from_files(const char* key, const char* help) {
 
 static_assert(kAutoStarts == 4, "the help of --starts says 4");
 static_assert(kMaxHardenStages == 16, "the range of harden says 16");
+static_assert(kMaxRounds == 16 && kRobustRounds == 2, "the range and help of rounds say 16 and 2");
 
 // The order of every program's options in --help, and of the keys of a configuration.
 const std::array kSettings = {
@@ -135,6 +136,12 @@ const std::array kSettings = {
             "repeat the noise and sharpening every N epochs from where the first of them begins: "
             "the temperature returns to 1 and the noise phase comes back, for as many rounds as "
             "--epochs holds (0 = once; docs/training.md, \"Repeating the schedule\")"},
+    Setting{"rounds", "--rounds", kEvery, &C::rounds, R::kIntegerFromTo, 0, 16,
+            &GivenOptions::rounds,
+            "a run still unsolved after --epochs trains up to N more rounds of the noise and "
+            "sharpening (each --repeat-schedule epochs, or from where they begin to --epochs), "
+            "stopping once solved (0 = none; robust on a picture grown from a seed: 2; "
+            "docs/training.md, \"More rounds\")"},
     Setting{"harden", "--harden", kEvery, &C::harden, R::kIntegerFromTo, 0, 16, nullptr,
             "progressive hardening: in N stages spread evenly from --harden-start to "
             "--harden-end, fix the most confident free gates to their hard op (1/2, 3/4, 7/8, ... "

@@ -49,6 +49,7 @@ TrainingCandidate candidate_with(const ExperimentConfig& run, int start, Model m
   c.backend = make_backend(start, threads);
   model.config.epochs = run.epochs;
   model.config.stop_when_solved = run.stop_when_solved;
+  model.config.rounds = run.rounds;
   model.config.repair = run.repair;
   // The schedules may differ from the checkpoint's after its epoch (check_resume).
   take_schedule(run, model.config);

@@ -284,12 +284,14 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
       }
       runs_.push_back(std::move(run));
     }
-    check_combination(runs_.back().config, options);
+    const int64_t last = check_combination(runs_.back().config, options);
+    for (size_t k = runs_.size() - spec_.seeds.size(); k < runs_.size(); ++k)
+      runs_[k].last_epoch = last;
   }
   rows_.resize(runs_.size());
 }
 
-void Sweep::check_combination(const ExperimentConfig& config, const std::string& options) const {
+int64_t Sweep::check_combination(const ExperimentConfig& config, const std::string& options) const {
   const std::string where =
       options.empty() ? "the experiment" : "--set " + brief_text(options, 120);
   const MakeTask task_of = [&](const ExperimentConfig& c) {
@@ -299,6 +301,7 @@ void Sweep::check_combination(const ExperimentConfig& config, const std::string&
     const ExperimentConfig resolved = resolve_recipe(config, task_of);
     task_of(resolved);
     check_memory(cpu_training_memory_bytes(resolved, {}), "a run", 0, false);
+    return last_epoch(resolved);
   } catch (const ConfigError& e) {
     throw ConfigError(fmt::format("{}: {}", where, e.what()));
   } catch (const FileError&) {

@@ -246,9 +246,9 @@ std::optional<SweepRow> finished_row(const fs::path& dir, const SweepRun& run) {
     SweepRow row = SweepRow::from_json(parse_json_text(read_file(file.string())));
     if (row.seed != run.seed || row.options != run.options)
       throw std::runtime_error("it is the row of another run");
-    if (row.epochs > run.config.epochs)
+    if (row.epochs > run.last_epoch)
       throw std::runtime_error(
-          fmt::format("epochs: {} is beyond the sweep's {}", row.epochs, run.config.epochs));
+          fmt::format("epochs: {} is beyond the sweep's {}", row.epochs, run.last_epoch));
     if (row.diverged_epoch) {  // no model of its own: its row is the whole result
       if (fs::exists(dir / "models" / (run.id + ".json"), error))
         throw std::runtime_error(
@@ -256,10 +256,9 @@ std::optional<SweepRow> finished_row(const fs::path& dir, const SweepRun& run) {
                         *row.diverged_epoch, run.id));
       return row;
     }
-    if (!row.first_zero_epoch && row.epochs != run.config.epochs)
-      throw std::runtime_error(
-          fmt::format("epochs: {}, but an unsolved run trains all the sweep's {}", row.epochs,
-                      run.config.epochs));
+    if (!row.first_zero_epoch && row.epochs != run.last_epoch)
+      throw std::runtime_error(fmt::format(
+          "epochs: {}, but an unsolved run trains all the sweep's {}", row.epochs, run.last_epoch));
     if (row.model != "models/" + run.id + ".json")
       throw std::runtime_error(
           fmt::format("model: must be models/{}.json, got {}", run.id, row.model));

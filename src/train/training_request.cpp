@@ -27,13 +27,18 @@ std::optional<int64_t> resumed_epoch(const ModelFile* resumed) {
 void check_checkpoint_period(const TrainingRequest& request, const ModelFile* resumed) {
   const int64_t every = request.run.checkpoint_every;
   const int64_t from = resumed_epoch(resumed).value_or(0);
-  const int64_t epochs = request.config.epochs;
+  const int64_t epochs = last_epoch(request.config);
   if (!checkpoints_before_end(every, from, epochs))
     throw RunOptionError(fmt::format(
         "{}: has no effect with {}{} (no checkpoint falls before the last epoch, which writes {} "
         "anyway)",
         option_with_value("checkpoint_every", std::to_string(every)),
-        option_with_value("epochs", std::to_string(epochs)),
+        request.config.rounds > 0
+            ? fmt::format("{} and {} ({} epochs in all)",
+                          option_with_value("epochs", std::to_string(request.config.epochs)),
+                          option_with_value("rounds", std::to_string(request.config.rounds)),
+                          epochs)
+            : option_with_value("epochs", std::to_string(epochs)),
         from > 0 ? fmt::format(" from epoch {}", from) : "", option_name("save")));
 }
 
@@ -41,7 +46,6 @@ void check_checkpoint_period(const TrainingRequest& request, const ModelFile* re
 
 PreparedTraining start_training(TrainingRequest& request) {
   TrainingRunOptions& run = request.run;
-  run.epochs = request.config.epochs;
   if (run.checkpoint_every > 0 && run.save_path.empty() && !request.save_named_later)
     throw RunOptionError(fmt::format("{}: needs {} to write to", option_name("checkpoint_every"),
                                      option_name("save")));
@@ -65,13 +69,14 @@ PreparedTraining start_training(TrainingRequest& request) {
                           : option_name("resume") + " " + message);
     }
   }
-  check_checkpoint_period(request, resumed ? &*resumed : nullptr);
   ModelFile* const checkpoint = resumed ? &*resumed : nullptr;
   request.config = resolve_recipe(request.config, request.task_of, checkpoint);
+  run.epochs = last_epoch(request.config);  // (with robust's rounds, once resolved)
+  check_checkpoint_period(request, checkpoint);
   PreparedTraining prepared =
       prepare_training(request.config, request.task_of, request.backend, checkpoint,
                        request.resume_path, request.memory_limit);
-  prepared.nothing_to_train = resumed_epoch(checkpoint) == request.config.epochs;
+  prepared.nothing_to_train = resumed_epoch(checkpoint) == run.epochs;
   run.threads = request.backend.cpu.threads;
   if (!prepared.vulkan && request.backend.cpu.tile_cells > 0)
     run.tile_cells = request.backend.cpu.tile_cells;

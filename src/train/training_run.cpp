@@ -95,6 +95,15 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
     out << fmt::format("logit noise: Gumbel of scale {:g} from epoch {}{}\n", config.noise,
                        config.noise_start,
                        config.noise_end > 0 ? fmt::format(" to {}", config.noise_end) : "");
+  if (config.rounds > 0) {
+    // (The rounds begun: an epoch past `epochs` is in round 1 + ceil((epoch - epochs) / period).)
+    const int64_t period = schedule_period(config), past = summary.epochs - config.epochs;
+    out << fmt::format(
+        "rounds: up to {} more of {} epochs of noise and sharpening after epoch {} ({}); {}\n",
+        config.rounds, period, config.epochs, option_name("rounds"),
+        past <= 0 ? std::string("none needed")
+                  : fmt::format("{} of them trained", (past + period - 1) / period));
+  }
   if (config.repeat_schedule > 0)
     out << fmt::format("noise and sharpening repeated every {} epochs\n", config.repeat_schedule);
   if (config.grad_norm)

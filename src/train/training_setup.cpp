@@ -24,7 +24,7 @@ std::string shown_value(const nlohmann::json& value) {
 // Also the repair at the end, which does not change the epochs.
 bool is_run_length(std::string_view key) {
   return key == "epochs" || key == "stop_when_solved" || key == "repair" ||
-         key == "budget_epochs" || key == "budget_minutes";
+         key == "budget_epochs" || key == "budget_minutes" || key == "rounds";
 }
 
 // Keys of the per-epoch schedules (sharpening, noise and progressive hardening: take_schedule's).
@@ -58,6 +58,18 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
       differences += fmt::format("{}the checkpoint's {} is {} but this run's is {}",
                                  differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
                                  shown_value(b.at(key)));
+  // Equal keys, other rounds: the rounds' period follows --epochs when repeat_schedule is 0.
+  if (differences.empty() && !schedule_agrees &&
+      schedule_period(saved) != schedule_period(requested))
+    differences = fmt::format(
+        "its noise and sharpening repeat every {} epochs (from the {} it was started with), and "
+        "this run's {} would repeat them every {}, before its epoch {}; give {}{}",
+        schedule_period(saved), option_with_value("epochs", std::to_string(saved.epochs)),
+        option_with_value("epochs", std::to_string(requested.epochs)), schedule_period(requested),
+        saved_epoch, option_with_value("epochs", std::to_string(saved.epochs)),
+        saved.rounds > 0
+            ? fmt::format(", with {} above {} to train on", option_name("rounds"), saved.rounds)
+            : std::string());
   // Equal keys, other stages: hardening's end follows --epochs when harden_end is 0.
   if (differences.empty() && !schedule_agrees)
     differences = fmt::format(
@@ -97,15 +109,20 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
                     "the {} it was started with ({} may grow)",
                     option_with_value("resume", path), option_with_value("starts", "auto"),
                     option_name("epochs"), option_name("epochs"), option_name("budget_epochs")));
+  if (last_epoch(config) < saved_epoch)
+    throw ResumeMismatch(fmt::format(
+        "{}: the checkpoint is at epoch {}, past epoch {}, where this run ends "
+        "({}, else the experiment's \"epochs\", is the total to reach{})",
+        option_with_value("resume", path), saved_epoch, last_epoch(config), option_name("epochs"),
+        config.rounds > 0 ? fmt::format(", before {} more",
+                                        option_with_value("rounds", std::to_string(config.rounds)))
+        : saved_epoch > checkpoint.model.config.epochs
+            ? fmt::format(" without the {} it was trained with", option_name("rounds"))
+            : std::string()));
   require_same_config(path,
                       whole_run ? checkpoint.multi_start->run_config(checkpoint.model.config)
                                 : checkpoint.model.config,
                       config, saved_epoch);
-  if (config.epochs < saved_epoch)
-    throw ResumeMismatch(fmt::format(
-        "{}: the checkpoint is at epoch {}, past epoch {}, where this run ends "
-        "({}, else the experiment's \"epochs\", is the total to reach)",
-        option_with_value("resume", path), saved_epoch, config.epochs, option_name("epochs")));
 }
 
 std::vector<Trainer*> PreparedTraining::trainers() const {

@@ -118,11 +118,20 @@ set_tests_properties(recipe.repair PROPERTIES PASS_REGULAR_EXPRESSION
 # A robust image run resumed to more epochs keeps the schedule it was started with (it was refused:
 # the schedule derived from the new --epochs differed from the checkpoint's).
 dlca_cli_test(recipe.robust_image_resumes_longer sh -c "$<TARGET_FILE:dlca_program> train colored_g \
-  --recipe robust --starts 1 --epochs 4 --quiet --save g.json \
-  && $<TARGET_FILE:dlca_program> train colored_g --recipe robust --starts 1 --epochs 5 \
+  --recipe robust --starts 1 --epochs 4 --rounds 0 --quiet --save g.json \
+  && $<TARGET_FILE:dlca_program> train colored_g --recipe robust --starts 1 --epochs 5 --rounds 0 \
   --resume g.json --quiet")
 set_tests_properties(recipe.robust_image_resumes_longer PROPERTIES PASS_REGULAR_EXPRESSION
   "5 epochs \\(resumed at epoch 4\\)[^\n]*\n(.*\n)*logit noise: Gumbel of scale 0.1 from epoch 2 to 3")
+# After its rounds (4 epochs, then 2 rounds of 2), a run continues with more rounds; another
+# --epochs would move the rounds it trained, and the error says what to give instead.
+dlca_cli_test(recipe.robust_image_more_rounds sh -c "$<TARGET_FILE:dlca_program> train colored_g \
+  --starts 1 --epochs 4 --no-repair --quiet --save g.json \
+  && ! $<TARGET_FILE:dlca_program> train colored_g --starts 1 --epochs 5 --resume g.json --quiet \
+  && $<TARGET_FILE:dlca_program> train colored_g --starts 1 --epochs 4 --rounds 3 --no-repair \
+  --resume g.json --quiet")
+set_tests_properties(recipe.robust_image_more_rounds PROPERTIES PASS_REGULAR_EXPRESSION
+  "--resume g.json: its noise and sharpening repeat every 2 epochs [^\n]*; give --epochs 4, with --rounds above 2 to train on [^\n]*\n(.*\n)*10 epochs \\(resumed at epoch 8\\)[^\n]*\n(.*\n)*rounds: up to 3 more of 2 epochs [^\n]*; 3 of them trained\n")
 # A schedule epoch without its lever would change nothing: refused, as other options without effect.
 dlca_cli_test(recipe.noise_start_without_noise ${expect} --status 2
   "^train_checkerboard: --noise-start: has no effect without --noise above 0" ${train} --noise-start 5 --epochs 2)

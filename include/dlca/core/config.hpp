@@ -55,6 +55,9 @@ constexpr RecipeDefaults recipe_defaults(Recipe recipe) {
 }
 
 inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "repair", "halving"};
+// The rounds robust adds after the epochs of a target grown from a fixed start
+// (with_recipe_schedule).
+inline constexpr int kRobustRounds = 2;
 
 struct ExperimentConfig;
 // Sets the configuration's recipe and the values it gives starts, halving, stop_when_solved and
@@ -109,6 +112,7 @@ struct GivenOptions {
   bool schedule = false;  // any of noise, noise_start, noise_end, sharpen_to, sharpen_start, ...
   bool gates = false;
   bool starts = false;  // starts or halving (a count, or auto)
+  bool rounds = false;
 };
 
 struct ExperimentConfig {
@@ -181,6 +185,12 @@ struct ExperimentConfig {
   // S + (epoch - S) mod P, so that the temperature rises back to 1 and the noise phase returns
   // every P epochs (the noise itself is still drawn for the real epoch). 0: once, the notebook's.
   int repeat_schedule = 0;
+  // More rounds for a run still unsolved after `epochs` (docs/training.md, "More rounds"): it may
+  // train `rounds` more rounds of the noise and sharpening, each repeat_schedule epochs long (0:
+  // from the first of them to `epochs`), which then repeats from that start on; the stop when
+  // solved ends it as soon as it solves, the repair comes at its last epoch (last_epoch). Like
+  // `epochs` it only says how long to train. 0: the run ends at `epochs`, the notebook's.
+  int rounds = 0;
   // Progressive hardening (docs/training.md, "Progressive hardening"): in `harden` stages spread
   // evenly from epoch harden_start to harden_end (0: the run's epochs), the most confident gates
   // still free are fixed to their hard op, so that 1/2, 3/4, 7/8, ... of all gates are fixed after
@@ -204,8 +214,16 @@ struct ExperimentConfig {
   int cells() const { return height * width; }
 };
 
+// The period the noise and sharpening repeat with: repeat_schedule, or for more rounds without it
+// the epochs from the first of them to `epochs` (0: they do not repeat).
+int64_t schedule_period(const ExperimentConfig& config);
+// The epoch a run trains to at most: `epochs`, plus its rounds (rounds x schedule_period).
+int64_t last_epoch(const ExperimentConfig& config);
+// The most rounds a run may have after its epochs.
+inline constexpr int kMaxRounds = 16;
+
 // The epoch the noise and sharpening schedules are read at: `epoch` itself, or under
-// repeat_schedule P from S + P on (S: the first epoch of the noise or sharpening that is on),
+// schedule_period P from S + P on (S: the first epoch of the noise or sharpening that is on),
 // S + (epoch - S) mod P.
 int64_t schedule_epoch(const ExperimentConfig& config, int64_t epoch);
 // The forward pass's temperature at an epoch under the sharpening schedule: exactly 1 before
@@ -230,8 +248,10 @@ inline constexpr int kMaxHardenStages = 16;
 // grown from one fixed start (an image such as the colored G or the lizard), relative to the run's
 // epochs E: AdamW's epsilon 1e-16 (when it is the notebook's), Gumbel logit noise of scale 0.1 from
 // E/2 to 13E/15, and forward-only sharpening from 1 at E/2 to 0.05 at E; noise and sharpening only
-// when the configuration has neither of its own. For any other task (checkerboards, Game of Life):
-// input-wise gates, unless gates were given. A `paper` configuration comes back unchanged.
+// when the configuration has neither of its own; and with noise or sharpening (robust's or its
+// own), softmax gates, the stop when solved and no halving, up to 2 more rounds of them for a run
+// still unsolved after E, unless rounds were given. For any other task (checkerboards, Game of
+// Life): input-wise gates, unless gates were given. A `paper` configuration comes back unchanged.
 ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_fixed_start);
 
 // Throws ConfigError("field: reason") for the first problem found.

@@ -16,9 +16,9 @@ nlohmann::json config_to_json(const ExperimentConfig& config);
 // Keys the user gave are marked in the result's `given` (GivenOptions).
 ExperimentConfig config_from_json(const nlohmann::json& json);
 // For a configuration written out to be changed and read back (sweep --set, Python keywords):
-// removes adam_eps, gates, starts and halving, and the noise and sharpening keys, that `given` does
-// not mark (and that hold the notebook's values), so that config_from_json of the result marks only
-// what was given and the recipe fills in the rest for the task.
+// removes adam_eps, gates, starts and halving, rounds, and the noise and sharpening keys, that
+// `given` does not mark (and that hold the notebook's values), so that config_from_json of the
+// result marks only what was given and the recipe fills in the rest for the task.
 void drop_recipe_filled_keys(nlohmann::json& config_json, const GivenOptions& given);
 
 }  // namespace dlca

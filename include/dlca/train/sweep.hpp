@@ -51,6 +51,7 @@ struct SweepRun {
   std::string options;  // "lr=0.03;steps=20" ("" without --set)
   std::string id;       // file name stem: runs/<id>.json, models/<id>.json
   ExperimentConfig config;
+  int64_t last_epoch = 0;  // the most it trains: its epochs and its recipe's rounds (last_epoch)
 };
 
 // What a finished run reports: one row of runs.csv.
@@ -112,7 +113,8 @@ class Sweep {
   nlohmann::json identity() const;  // what must match to resume
   // What would stop a combination's runs when they start, found before any run: its task (a
   // loss channel without a target plane) and the memory one run needs. `options`: its --set text.
-  void check_combination(const ExperimentConfig& config, const std::string& options) const;
+  // Returns the epoch its runs train to at most, with their recipe resolved (last_epoch).
+  int64_t check_combination(const ExperimentConfig& config, const std::string& options) const;
   void write_tables() const;
 
   SweepSpec spec_;
