@@ -236,7 +236,8 @@ TEST_CASE("more rounds: an unsolved run trains them as the repeated schedule giv
   rounds.noise_start = 4;
   rounds.noise_end = 8;
   rounds.stop_when_solved = 1;
-  rounds.rounds = 2;  // rounds of 6 epochs (from 4 to 10) at epochs 10 and 16
+  rounds.repair = true;  // tried at epoch 10, before the rounds: it changes nothing that fails
+  rounds.rounds = 2;     // rounds of 6 epochs (from 4 to 10) at epochs 10 and 16
   REQUIRE(last_epoch(rounds) == 22);
   ExperimentConfig by_hand = rounds;
   by_hand.rounds = 0;
@@ -245,6 +246,7 @@ TEST_CASE("more rounds: an unsolved run trains them as the repeated schedule giv
   const Run straight = train(rounds, 2), hand = train(by_hand, 2);
   REQUIRE(straight.summary.final_hard_loss > 0);  // unsolved: it trained all its rounds
   CHECK(straight.summary.epochs == 22);
+  CHECK(straight.summary.repair.at("hard_loss_after") > 0);  // (the last repair's record)
   CHECK(straight.candidates[0].trainer->model().logits ==
         hand.candidates[0].trainer->model().logits);
   // A checkpoint of the first round continues into the rounds bit for bit.

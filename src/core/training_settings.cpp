@@ -140,8 +140,8 @@ const std::array kSettings = {
             &GivenOptions::rounds,
             "a run still unsolved after --epochs trains up to N more rounds of the noise and "
             "sharpening (each --repeat-schedule epochs, or from where they begin to --epochs), "
-            "stopping once solved (0 = none; robust on a picture grown from a seed: 2; "
-            "docs/training.md, \"More rounds\")"},
+            "stopping once solved; --repair is tried before them and after (0 = none; robust on a "
+            "picture grown from a seed: 2; docs/training.md, \"More rounds\")"},
     Setting{"harden", "--harden", kEvery, &C::harden, R::kIntegerFromTo, 0, 16, nullptr,
             "progressive hardening: in N stages spread evenly from --harden-start to "
             "--harden-end, fix the most confident free gates to their hard op (1/2, 3/4, 7/8, ... "

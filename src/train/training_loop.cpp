@@ -124,6 +124,7 @@ TrainingLoop::TrainingLoop(std::span<Trainer* const> first_candidates,
       run_seed_(run_config.seed),
       recipe_(run_config.recipe),
       repair_asked_(run_config.repair),
+      rounds_after_(run_config.rounds > 0 ? run_config.epochs : 0),
       pool_(first_candidates, run_config, options.epochs, std::move(add_start),
             std::move(release_start), resumed_halving),
       arena_(arena_concurrency(options.threads)) {
@@ -231,21 +232,42 @@ TrainingRound TrainingLoop::round() const {
   return round;
 }
 
-RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop) {
-  // Stopped (Ctrl-C, the caller) while a candidate still had epochs to train.
-  cut_short_ = pool_.training() && !solved();
-  if (!pool_.all()[chosen_])  // the one shown was released: a candidate that can be chosen instead
-    chosen_ = pool_.choosable().empty() ? pool_.size() - 1 : pool_.leading();
-  // Stopped before it found a repair, the run is interrupted: it did not do all it was asked.
-  RepairOutcome outcome;
-  if (!repair_asked_ || solved() || cut_short_) return outcome;
+void TrainingLoop::repair_before_rounds(const std::function<bool()>& stop) {
+  if (rounds_after_ == 0 || !repair_asked_ || before_rounds_ || solved()) return;
   const std::vector<size_t> starts = pool_.choosable();
+  if (starts.empty()) return;
+  for (const size_t k : starts)
+    if (pool_.at(k).epoch() != rounds_after_) return;
   std::vector<Trainer*> kept;
   for (const size_t k : starts) kept.push_back(&pool_.at(k));
+  RepairOutcome& outcome = before_rounds_.emplace();
   if (const auto k = repair_candidates(kept, starts, several_, options_.threads, stop, outcome)) {
     chosen_ = starts[*k];
     repaired_ = true;
   }
+  for (std::string& line : outcome.lines)  // "repair at epoch 3000 of start 2: ..."
+    line.insert(std::string_view("repair").size(), fmt::format(" at epoch {}", rounds_after_));
+}
+
+RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop) {
+  // Stopped (Ctrl-C, the caller) while a candidate still had epochs to train.
+  cut_short_ = pool_.training() && !solved() && !repaired_;
+  if (!pool_.all()[chosen_])  // the one shown was released: a candidate that can be chosen instead
+    chosen_ = pool_.choosable().empty() ? pool_.size() - 1 : pool_.leading();
+  // Stopped before it found a repair, the run is interrupted: it did not do all it was asked.
+  RepairOutcome outcome = before_rounds_.value_or(RepairOutcome{});
+  if (!repair_asked_ || solved() || repaired_ || cut_short_) return outcome;
+  const std::vector<size_t> starts = pool_.choosable();
+  std::vector<Trainer*> kept;
+  for (const size_t k : starts) kept.push_back(&pool_.at(k));
+  RepairOutcome last;
+  if (const auto k = repair_candidates(kept, starts, several_, options_.threads, stop, last)) {
+    chosen_ = starts[*k];
+    repaired_ = true;
+  }
+  outcome.lines.insert(outcome.lines.end(), last.lines.begin(), last.lines.end());
+  if (!last.lines.empty()) outcome.record = last.record;
+  outcome.stopped = outcome.stopped || last.stopped;
   return outcome;
 }
 

@@ -34,8 +34,8 @@ class TrainingLoop {
                const TrainingRunOptions& options, CandidatePool::AddStart add_start,
                CandidatePool::ReleaseStart release_start, const HalvingRecord* resumed_halving);
 
-  // Whether a candidate has epochs left and none has solved.
-  bool training() const { return pool_.training() && !solved(); }
+  // Whether a candidate has epochs left and none has solved (or was repaired before the rounds).
+  bool training() const { return pool_.training() && !solved() && !repaired_; }
   // Trains one round. Candidates that diverged while others go on are returned (start, reason);
   // when none is left the run fails with TrainingDiverged, after `keep_log` (which may add to
   // the reason, or throw a TrainingDiverged of its own).
@@ -56,8 +56,13 @@ class TrainingLoop {
   // The round just trained as the observers see it (when it has an epoch to show).
   TrainingRound round() const;
 
+  // Before the first round of a run with more rounds (--rounds): once every candidate has trained
+  // the run's epochs unsolved, tries to repair their circuits as after the last round; one that
+  // works ends the run there, else the rounds follow.
+  void repair_before_rounds(const std::function<bool()>& stop);
   // After the last round: a run that trained all its epochs unsolved tries to repair the circuits
-  // of its candidates (--repair), and keeps the first that works.
+  // of its candidates (--repair), and keeps the first that works. The outcome also holds the
+  // repair before the rounds, when one was tried.
   RepairOutcome repair_if_unsolved(const std::function<bool()>& stop);
   // The summary of the run so far (after the repair).
   TrainingSummary summarize(const std::string& backend_name, const RepairOutcome& repair,
@@ -85,6 +90,7 @@ class TrainingLoop {
   uint64_t run_seed_;
   Recipe recipe_;
   bool repair_asked_;
+  int64_t rounds_after_;  // the epoch more rounds follow (0: none), where a repair comes first
   CandidatePool pool_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   tbb::task_arena arena_;
@@ -95,7 +101,9 @@ class TrainingLoop {
   int solved_window_ = 0;             // --stop-when-solved
   std::vector<int64_t> zero_streak_;  // consecutive epochs with hard loss 0, by candidate
   std::optional<size_t> solved_by_;
-  bool repaired_ = false;   // --repair found a working circuit after the last epoch
+  bool repaired_ = false;  // --repair found a working circuit (after the last epoch, or before
+                           // the rounds)
+  std::optional<RepairOutcome> before_rounds_;  // that repair's, once tried
   bool cut_short_ = false;  // stopped while a candidate still had epochs to train
   bool has_shown_ = false;
   int64_t rounds_ = 0;            // of this invocation, with an epoch shown

@@ -176,6 +176,8 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
     return stop_asked;
   };
   while (loop.training() && !stop()) {
+    loop.repair_before_rounds(stop);
+    if (!loop.training() || stop()) break;
     const auto left_behind =
         loop.train_round([&](const std::string& reason) { return files.keep_log(loop, reason); });
     for (const auto& [start, reason] : left_behind)

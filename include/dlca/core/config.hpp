@@ -188,8 +188,9 @@ struct ExperimentConfig {
   // More rounds for a run still unsolved after `epochs` (docs/training.md, "More rounds"): it may
   // train `rounds` more rounds of the noise and sharpening, each repeat_schedule epochs long (0:
   // from the first of them to `epochs`), which then repeats from that start on; the stop when
-  // solved ends it as soon as it solves, the repair comes at its last epoch (last_epoch). Like
-  // `epochs` it only says how long to train. 0: the run ends at `epochs`, the notebook's.
+  // solved ends it as soon as it solves; the repair is tried at `epochs`, before the rounds, and
+  // after the last (last_epoch). Like `epochs` it only says how long to train. 0: none, the
+  // notebook's.
   int rounds = 0;
   // Progressive hardening (docs/training.md, "Progressive hardening"): in `harden` stages spread
   // evenly from epoch harden_start to harden_end (0: the run's epochs), the most confident gates
