@@ -96,7 +96,7 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
                        config.noise_start,
                        config.noise_end > 0 ? fmt::format(" to {}", config.noise_end) : "");
   if (config.rounds > 0) {
-    // (The rounds begun: an epoch past `epochs` is in round 1 + ceil((epoch - epochs) / period).)
+    // (The rounds begun by the last epoch: ceil((epoch - epochs) / period), each `period` long.)
     const int64_t period = schedule_period(config), past = summary.epochs - config.epochs;
     out << fmt::format(
         "rounds: up to {} more of {} epochs of noise and sharpening after epoch {} ({}); {}\n",
