@@ -62,6 +62,19 @@ void check_schedule_continues(const std::string& path, ExperimentConfig before,
         straight.candidates[0].trainer->model().logits);
 }
 
+// The small checkerboard for 10 epochs, sharpened over epochs 4-10 and with noise over 4-8.
+ExperimentConfig scheduled_checkerboard() {
+  ExperimentConfig c = testing::small_checkerboard();
+  c.epochs = 10;
+  c.sharpen_to = 0.1f;
+  c.sharpen_start = 4;
+  c.sharpen_end = 10;
+  c.noise = 0.3f;
+  c.noise_start = 4;
+  c.noise_end = 8;
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("start seeds: start 0 is the run's seed, the others distinct and below 2^32") {
@@ -206,14 +219,7 @@ TEST_CASE("a multi-start record that does not fit its model is refused") {
 
 TEST_CASE("a repeated schedule: a checkpoint of the first round continues into the next") {
   testing::ScratchDir dir;
-  ExperimentConfig once = testing::small_checkerboard();
-  once.epochs = 10;
-  once.sharpen_to = 0.1f;
-  once.sharpen_start = 4;
-  once.sharpen_end = 10;
-  once.noise = 0.3f;
-  once.noise_start = 4;
-  once.noise_end = 8;
+  const ExperimentConfig once = scheduled_checkerboard();
   ExperimentConfig repeated = once;
   repeated.epochs = 22;
   repeated.repeat_schedule = 6;  // rounds at epochs 4, 10 and 16
@@ -227,14 +233,7 @@ TEST_CASE("a repeated schedule: a checkpoint of the first round continues into t
 
 TEST_CASE("more rounds: an unsolved run trains them as the repeated schedule given by hand") {
   testing::ScratchDir dir;
-  ExperimentConfig rounds = testing::small_checkerboard();
-  rounds.epochs = 10;
-  rounds.sharpen_to = 0.1f;
-  rounds.sharpen_start = 4;
-  rounds.sharpen_end = 10;
-  rounds.noise = 0.3f;
-  rounds.noise_start = 4;
-  rounds.noise_end = 8;
+  ExperimentConfig rounds = scheduled_checkerboard();
   rounds.stop_when_solved = 1;
   rounds.repair = true;  // tried at epoch 10, before the rounds: it changes nothing that fails
   rounds.rounds = 2;     // rounds of 6 epochs (from 4 to 10) at epochs 10 and 16

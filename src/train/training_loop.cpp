@@ -24,11 +24,12 @@ TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_c
   return state;
 }
 
-// The summary line of one repair tried.
-std::string repair_line(const RepairReport& report, std::optional<size_t> start, bool works,
-                        int64_t budget) {
+// The summary line of one repair tried (at_epoch: the one before more rounds).
+std::string repair_line(const RepairReport& report, std::optional<int64_t> at_epoch,
+                        std::optional<size_t> start, bool works, int64_t budget) {
   return fmt::format(
-      "repair{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
+      "repair{}{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
+      at_epoch ? fmt::format(" at epoch {}", *at_epoch) : std::string(),
       start ? fmt::format(" of start {}", *start) : std::string(), report.hard_loss_before,
       report.hard_loss_after,
       report.batches > 1 ? fmt::format(" over {} batches", report.batches) : std::string(),
@@ -47,8 +48,8 @@ std::string repair_line(const RepairReport& report, std::optional<size_t> start,
 // when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips it.
 std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
                                         std::span<const size_t> starts, bool name_starts,
-                                        int threads, const std::function<bool()>& stop,
-                                        RepairOutcome& outcome) {
+                                        std::optional<int64_t> at_epoch, int threads,
+                                        const std::function<bool()>& stop, RepairOutcome& outcome) {
   std::vector<size_t> order(candidates.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = k;
   const auto last_hard = [&](size_t k) {
@@ -74,8 +75,8 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
       apply_repair(report.changes, repaired.config.gates, repaired.logits);
       works = candidate.task().solved_by(repaired);
     }
-    outcome.lines.push_back(
-        repair_line(report, name_starts ? std::optional(starts[k]) : std::nullopt, works, budget));
+    outcome.lines.push_back(repair_line(
+        report, at_epoch, name_starts ? std::optional(starts[k]) : std::nullopt, works, budget));
     outcome.record = {{"start", starts[k]},
                       {"hard_loss_before", report.hard_loss_before},
                       {"hard_loss_after", report.hard_loss_after},
@@ -232,21 +233,27 @@ TrainingRound TrainingLoop::round() const {
   return round;
 }
 
+RepairOutcome TrainingLoop::repair_choosable(const std::function<bool()>& stop,
+                                             std::optional<int64_t> at_epoch) {
+  const std::vector<size_t> starts = pool_.choosable();
+  std::vector<Trainer*> kept;
+  for (const size_t k : starts) kept.push_back(&pool_.at(k));
+  RepairOutcome outcome;
+  if (const auto k =
+          repair_candidates(kept, starts, several_, at_epoch, options_.threads, stop, outcome)) {
+    chosen_ = starts[*k];
+    repaired_ = true;
+  }
+  return outcome;
+}
+
 void TrainingLoop::repair_before_rounds(const std::function<bool()>& stop) {
   if (rounds_after_ == 0 || !repair_asked_ || before_rounds_ || solved()) return;
   const std::vector<size_t> starts = pool_.choosable();
   if (starts.empty()) return;
   for (const size_t k : starts)
     if (pool_.at(k).epoch() != rounds_after_) return;
-  std::vector<Trainer*> kept;
-  for (const size_t k : starts) kept.push_back(&pool_.at(k));
-  RepairOutcome& outcome = before_rounds_.emplace();
-  if (const auto k = repair_candidates(kept, starts, several_, options_.threads, stop, outcome)) {
-    chosen_ = starts[*k];
-    repaired_ = true;
-  }
-  for (std::string& line : outcome.lines)  // "repair at epoch 3000 of start 2: ..."
-    line.insert(std::string_view("repair").size(), fmt::format(" at epoch {}", rounds_after_));
+  before_rounds_ = repair_choosable(stop, rounds_after_);
 }
 
 RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop) {
@@ -257,14 +264,7 @@ RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop
   // Stopped before it found a repair, the run is interrupted: it did not do all it was asked.
   RepairOutcome outcome = before_rounds_.value_or(RepairOutcome{});
   if (!repair_asked_ || solved() || repaired_ || cut_short_) return outcome;
-  const std::vector<size_t> starts = pool_.choosable();
-  std::vector<Trainer*> kept;
-  for (const size_t k : starts) kept.push_back(&pool_.at(k));
-  RepairOutcome last;
-  if (const auto k = repair_candidates(kept, starts, several_, options_.threads, stop, last)) {
-    chosen_ = starts[*k];
-    repaired_ = true;
-  }
+  const RepairOutcome last = repair_choosable(stop, std::nullopt);
   outcome.lines.insert(outcome.lines.end(), last.lines.begin(), last.lines.end());
   if (!last.lines.empty()) outcome.record = last.record;
   outcome.stopped = outcome.stopped || last.stopped;

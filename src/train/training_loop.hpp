@@ -85,6 +85,10 @@ class TrainingLoop {
 
  private:
   void count_streaks();
+  // Repairs the candidates that can be chosen (repair_candidates) and keeps the first that works;
+  // `at_epoch` names the repair before more rounds in its lines.
+  RepairOutcome repair_choosable(const std::function<bool()>& stop,
+                                 std::optional<int64_t> at_epoch);
 
   const TrainingRunOptions& options_;
   uint64_t run_seed_;
