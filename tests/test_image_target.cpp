@@ -8,6 +8,7 @@
 
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/image_target.hpp"
+#include "png_refusal.hpp"
 #include "png_writer.hpp"
 #include "scratch_dir.hpp"
 
@@ -19,21 +20,6 @@ Image load_bytes(const std::string& bytes) {
   testing::ScratchDir dir;
   write_file_atomically(dir / "dlca_test_image.png", bytes);
   return load_png(dir / "dlca_test_image.png");
-}
-
-std::string refusal(const std::string& bytes) {
-  // The message with the scratch directory taken off the file's name.
-  testing::ScratchDir dir;
-  const std::string name = dir / "dlca_test_bad.png";
-  write_file_atomically(name, bytes);
-  try {
-    load_png(name);
-  } catch (const FileError& e) {
-    const std::string message = e.what();
-    const std::string prefix = dir.path.string() + "/";
-    return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
-  }
-  return "";
 }
 
 }  // namespace
@@ -75,14 +61,14 @@ TEST_CASE("palette images: indices beyond the palette are refused, not read as a
   CHECK(image.rgb[2] == doctest::Approx(1.0f / 255));
   CHECK(image.rgb[5] == 0.0f);
   // stb_image read such a pixel from memory it never set.
-  CHECK(refusal(testing::palette_png_bytes(2, 2, palette, {0, 1, 1, 7})) ==
+  CHECK(testing::png_refusal(testing::palette_png_bytes(2, 2, palette, {0, 1, 1, 7})) ==
         "dlca_test_bad.png: corrupt PNG (pixel (1, 1) has a palette index beyond the 2 colours "
         "of its PLTE chunk)");
-  CHECK(refusal(testing::with_chunk_after_header(testing::palette_png_bytes(1, 1, palette, {0}),
-                                                 "PLTE", palette)) ==
+  CHECK(testing::png_refusal(testing::with_chunk_after_header(
+            testing::palette_png_bytes(1, 1, palette, {0}), "PLTE", palette)) ==
         "dlca_test_bad.png: corrupt PNG (a second PLTE chunk at byte 51)");
   // More alpha values than colours: the padding would have let the decoder take it.
-  CHECK(refusal(testing::reseal_png(
+  CHECK(testing::png_refusal(testing::reseal_png(
             testing::palette_png_bytes(2, 1, palette, {0, 1})
                 .insert(8 + 25 + 12 + 6,
                         std::string("\x00\x00\x00\x03tRNS\x10\x20\x30\x00\x00\x00\x00", 15)))) ==
@@ -127,20 +113,21 @@ TEST_CASE("the shipped targets load to exactly the masks docs/MODEL.md ยง10.4, ย
 
 TEST_CASE("bad image files are refused with the file's name and the reason") {
   const std::string good = testing::png_bytes(2, 2, 6, 8, std::vector<uint16_t>(16, 200));
-  CHECK(refusal("") == "dlca_test_bad.png: empty file");
-  CHECK(refusal("hello, not an image") == "dlca_test_bad.png: not a PNG file");
+  CHECK(testing::png_refusal("") == "dlca_test_bad.png: empty file");
+  CHECK(testing::png_refusal("hello, not an image") == "dlca_test_bad.png: not a PNG file");
   for (size_t cut : {12ul, 30ul, good.size() - 20}) {
     CAPTURE(cut);
-    const std::string message = refusal(good.substr(0, cut));
+    const std::string message = testing::png_refusal(good.substr(0, cut));
     CHECK(message.rfind("dlca_test_bad.png: ", 0) == 0);
   }
-  CHECK(refusal(testing::png_bytes(0, 0, 6, 8, {})).rfind("dlca_test_bad.png:", 0) == 0);
+  CHECK(testing::png_refusal(testing::png_bytes(0, 0, 6, 8, {})).rfind("dlca_test_bad.png:", 0) ==
+        0);
   // A header that claims 100000 x 100000 pixels.
   std::string huge = testing::png_bytes(1, 1, 6, 8, {1, 2, 3, 4});
   const std::string big("\x00\x01\x86\xa0", 4);
   huge.replace(16, 4, big);
   huge.replace(20, 4, big);
-  const std::string huge_message = refusal(testing::reseal_png(huge));
+  const std::string huge_message = testing::png_refusal(testing::reseal_png(huge));
   CAPTURE(huge_message);
   CHECK(huge_message.find("too large") != std::string::npos);
   CHECK_THROWS_WITH_AS(load_png("no/such/target.png"), doctest::Contains("no/such/target.png"),

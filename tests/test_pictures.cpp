@@ -7,30 +7,11 @@
 
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/cell_pictures.hpp"
+#include "png_refusal.hpp"
 #include "png_writer.hpp"
 #include "scratch_dir.hpp"
 
 using namespace dlca;
-
-namespace {
-
-// The refusal of a PNG file holding `bytes`, named as "dlca_test_pictures.png: reason".
-std::string refusal(const std::string& bytes) {
-  testing::ScratchDir dir;
-  const std::string name = dir / "dlca_test_pictures.png";
-  write_file_atomically(name, bytes);
-  std::string why;
-  try {
-    load_png(name);
-  } catch (const FileError& e) {
-    why = e.what();
-  }
-  const std::string prefix = dir.path.string() + "/";
-  if (why.rfind(prefix, 0) == 0) why.erase(0, prefix.size());
-  return why;
-}
-
-}  // namespace
 
 TEST_CASE("a live cell is drawn bright, and pictures of cells read back as the same cells") {
   const int C = 4, H = 5, W = 7;
@@ -52,21 +33,21 @@ TEST_CASE("a live cell is drawn bright, and pictures of cells read back as the s
 
 TEST_CASE("PNG chunks with a wrong CRC, truncated files and missing IEND are refused") {
   const std::string good = testing::png_bytes(2, 2, 0, 8, {0, 255, 255, 0});
-  CHECK(refusal(good).empty());
+  CHECK(testing::png_refusal(good).empty());
   std::string flipped = good;
   flipped[49] = char(flipped[49] ^ 0x01);  // a pixel inside IDAT's stored deflate block
-  CHECK(refusal(flipped) ==
-        "dlca_test_pictures.png: corrupt PNG (CRC mismatch in chunk IDAT at byte 33)");
+  CHECK(testing::png_refusal(flipped) ==
+        "dlca_test_bad.png: corrupt PNG (CRC mismatch in chunk IDAT at byte 33)");
   std::string bad_ihdr = good;
   bad_ihdr[29] = char(bad_ihdr[29] ^ 0x80);  // IHDR's CRC itself
-  CHECK(refusal(bad_ihdr) ==
-        "dlca_test_pictures.png: corrupt PNG (CRC mismatch in chunk IHDR at byte 8)");
-  CHECK(refusal(good.substr(0, 45))
-            .find("dlca_test_pictures.png: truncated PNG (chunk IDAT at byte 33 needs") == 0);
-  CHECK(refusal(good.substr(0, good.size() - 12)) ==
-        "dlca_test_pictures.png: truncated PNG (ends at byte " + std::to_string(good.size() - 12) +
+  CHECK(testing::png_refusal(bad_ihdr) ==
+        "dlca_test_bad.png: corrupt PNG (CRC mismatch in chunk IHDR at byte 8)");
+  CHECK(testing::png_refusal(good.substr(0, 45))
+            .find("dlca_test_bad.png: truncated PNG (chunk IDAT at byte 33 needs") == 0);
+  CHECK(testing::png_refusal(good.substr(0, good.size() - 12)) ==
+        "dlca_test_bad.png: truncated PNG (ends at byte " + std::to_string(good.size() - 12) +
             " without an IEND chunk)");
-  CHECK(refusal(good.substr(0, 20)) == "dlca_test_pictures.png: truncated PNG header");
+  CHECK(testing::png_refusal(good.substr(0, 20)) == "dlca_test_bad.png: truncated PNG header");
 }
 
 TEST_CASE("PNG headers beyond the size limits are refused before decoding") {
@@ -77,12 +58,12 @@ TEST_CASE("PNG headers beyond the size limits are refused before decoding") {
     testing::put32(size, h);
     return testing::reseal_png(png.replace(16, 8, size));
   };
-  CHECK(refusal(with_size(16384, 16384))
-            .find("dlca_test_pictures.png: image too large (16384x16384, 7.0 GiB to decode") == 0);
-  CHECK(refusal(with_size(16385, 1)).find("image too large (16385x1") != std::string::npos);
-  CHECK(
-      refusal(with_size(0xFFFFFFFFu, 0xFFFFFFFFu)).find("image too large (4294967295x4294967295") !=
-      std::string::npos);
+  CHECK(testing::png_refusal(with_size(16384, 16384))
+            .find("dlca_test_bad.png: image too large (16384x16384, 7.0 GiB to decode") == 0);
+  CHECK(testing::png_refusal(with_size(16385, 1)).find("image too large (16385x1") !=
+        std::string::npos);
+  CHECK(testing::png_refusal(with_size(0xFFFFFFFFu, 0xFFFFFFFFu))
+            .find("image too large (4294967295x4294967295") != std::string::npos);
   // Within the limits, a header that does not match the data is the decoder's refusal, by name.
-  CHECK(refusal(with_size(8192, 8192)).find("dlca_test_pictures.png: corrupt PNG (") == 0);
+  CHECK(testing::png_refusal(with_size(8192, 8192)).find("dlca_test_bad.png: corrupt PNG (") == 0);
 }

@@ -10,7 +10,7 @@ echo "test.sh: $(df -Ph . | awk 'NR==2 {print $4}') free on the disk of $(pwd)"
 bash tools/build.sh
 ctest --test-dir build --output-on-failure -j2
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDLCA_SANITIZE=ON -DDLCA_BUILD_APPS=ON -DDLCA_PYTHON=ON \
-  -DCMAKE_CXX_FLAGS="-O1" >/dev/null
+  -DDLCA_UNITY_BUILD=ON -DCMAKE_CXX_FLAGS="-O1" >/dev/null
 cmake --build build-sanitize -j2
 # Every unit test, and the command-line tests but those tests/sanitize_excluded.txt names (slow
 # under the sanitizers, or tied to the Release build's arithmetic, timing or Open MPI).
