@@ -157,7 +157,9 @@ PyModel train(const ExperimentFile& experiment, const RunOptions& o, py::object 
     if (signalled()) return false;
     if (callback.is_none()) return true;
     try {
-      const py::object go = callback(e.epoch, e.soft_loss, e.hard_loss, e.active_gates);
+      // (and the epoch the run trains to at most: its --epochs and rounds, once resolved)
+      const py::object go =
+          callback(e.epoch, e.soft_loss, e.hard_loss, e.active_gates, round.epochs);
       if (go.is_none()) return true;
       const int truth = PyObject_IsTrue(go.ptr());  // Python's own truthiness, errors kept
       if (truth < 0) throw py::error_already_set();

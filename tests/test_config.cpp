@@ -458,6 +458,17 @@ TEST_CASE("more rounds: refused where they cannot apply") {
   CHECK(starts_with(rejection([](auto& c) { c.noise_start = 100; }),
                     "rounds: the noise and sharpening start at epoch 100, not before epochs"));
   CHECK(rejection([](auto& c) { c.noise_start = 100, c.repeat_schedule = 20; }).empty());
+  // With a period given, the rounds are whole periods: the epochs end one.
+  CHECK(rejection([](auto& c) { c.repeat_schedule = 25; }).empty());
+  CHECK(rejection([](auto& c) { c.repeat_schedule = 30; }) ==
+        "rounds: begin at epochs (100), which must end a period of repeat_schedule (30) from "
+        "where the noise and sharpening start (50): epochs 110 would");
+  // A checkpoint to the last epoch must be one dlca reads back: here the rounds make it too big.
+  CHECK(starts_with(rejection([](auto& c) { c.epochs = 14000000, c.noise_start = 7000000; }),
+                    "rounds: too large: a checkpoint would take about"));
+  CHECK(rejection([](auto& c) {
+          c.epochs = 14000000, c.noise_start = 7000000, c.rounds = 0;
+        }).empty());
   // robust with no schedule for the task: refused once resolved.
   ExperimentConfig c = checkerboard_sync_config();
   c.rounds = 1;
@@ -467,6 +478,22 @@ TEST_CASE("more rounds: refused where they cannot apply") {
                        "rounds: has no effect without noise or sharpening to repeat", ConfigError);
   c.epochs = 3000;  // a picture: robust's schedule, with the rounds given
   CHECK(last_epoch(with_recipe_schedule(c, true)) == 4500);
+  // robust's halving of a task that is not a picture, with a schedule given and rounds.
+  ExperimentConfig halved = checkerboard_sync_config();
+  REQUIRE(halved.halving);
+  halved.noise = 0.1f, halved.noise_start = 250, halved.given.schedule = true;
+  halved.rounds = 2, halved.given.rounds = true;
+  validate(halved);
+  CHECK_THROWS_WITH_AS(with_recipe_schedule(halved, false),
+                       "rounds: not with starts auto (a halving run's budget says how long it "
+                       "trains); robust halves the starts of this task: give starts N",
+                       ConfigError);
+  // robust's own rounds are not given where the user's schedule starts at the epochs.
+  ExperimentConfig late = checkerboard_sync_config();
+  late.epochs = 3000;
+  late.noise = 0.1f, late.noise_start = 3000, late.given.schedule = true;
+  validate(late);
+  CHECK(with_recipe_schedule(late, true).rounds == 0);
 }
 
 TEST_CASE("logit noise: Gumbel(0, 1), the same for the same seed and epoch, new each epoch") {

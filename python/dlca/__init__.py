@@ -250,6 +250,7 @@ def train(source, callback=None, verbose=False, print_every=100, progress=None, 
         source = _picture_experiment(config_options, verbose)
     exp = _configured(experiment(source), config_options)
 
+    # (until the first epoch says the last one the run may reach: with robust's rounds, more)
     epochs = _json.loads(exp.config_json())["epochs"]
     bar = _progress_bar(progress, verbose, epochs)
 
@@ -263,8 +264,12 @@ def train(source, callback=None, verbose=False, print_every=100, progress=None, 
               % (epoch, epoch + 1, epochs, soft_loss, hard_loss, active_gates), flush=True)
         last_printed = epoch
 
-    def each_epoch(epoch, soft_loss, hard_loss, active_gates):
-        nonlocal last_shown
+    def each_epoch(epoch, soft_loss, hard_loss, active_gates, last_epoch):
+        nonlocal last_shown, epochs
+        if last_epoch != epochs:
+            epochs = last_epoch
+            if bar is not None:
+                bar.total = last_epoch
         if bar is not None:
             bar.update(epoch + 1 - bar.n)
             bar.set_postfix(soft="%.4g" % soft_loss, hard="%d" % hard_loss, refresh=False)

@@ -127,6 +127,16 @@ class TrainingTest(Scratch):
         self.assertEqual(re.findall(r"^epoch +(\d+) \((\d+)/50\)", out.getvalue(), re.M),
                          [("0", "1"), ("4", "5"), ("8", "9"), ("9", "10")])
 
+    def test_verbose_lines_count_to_the_last_round(self):
+        # A run with rounds counts to its last epoch: 4 epochs and one round of 2 when unsolved.
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            model = dlca.train("checkerboard_sync", epochs=4, steps=2, noise=0.1, noise_start=2,
+                               rounds=1, starts=1, repair=False, threads=1, verbose=True)
+        self.assertEqual(len(model.history["epoch"]), 6)
+        self.assertEqual(re.findall(r"^epoch +(\d+) \((\d+)/(\d+)\)", out.getvalue(), re.M),
+                         [("0", "1", "6"), ("5", "6", "6")])
+
     def test_callback_exception_propagates(self):
         def fail(epoch, *_):
             if epoch == 2:

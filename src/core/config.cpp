@@ -68,12 +68,43 @@ int64_t schedule_start(const ExperimentConfig& c) {
 }
 
 // Rounds need a round of at least one epoch: a schedule that starts before `epochs`, or a period.
+// And a round is one whole period of the schedule: with a period given, `epochs` must end one
+// (a round that began inside a period would end inside the next, noise still on).
 void check_round_length(const ExperimentConfig& c) {
-  if (c.rounds > 0 && (c.noise != 0.0f || c.sharpen_to != 1.0f) && schedule_period(c) <= 0)
+  if (c.rounds <= 0 || (c.noise == 0.0f && c.sharpen_to == 1.0f)) return;
+  if (schedule_period(c) <= 0)
     throw ConfigError(fmt::format(
         "rounds: the noise and sharpening start at epoch {}, not before epochs ({}): give "
         "repeat_schedule for the rounds' length",
         schedule_start(c), c.epochs));
+  const int64_t start = schedule_start(c);
+  if (c.repeat_schedule > 0 && (c.epochs < start || (c.epochs - start) % c.repeat_schedule != 0))
+    throw ConfigError(fmt::format(
+        "rounds: begin at epochs ({}), which must end a period of repeat_schedule ({}) from "
+        "where the noise and sharpening start ({}): epochs {} would",
+        c.epochs, c.repeat_schedule, start,
+        start +
+            std::max<int64_t>(1, (c.epochs - start + c.repeat_schedule - 1) / c.repeat_schedule) *
+                c.repeat_schedule));
+}
+
+// A checkpoint of the run, to its last epoch (its rounds too), must be one dlca reads back.
+void check_checkpoint_size(const ExperimentConfig& c) {
+  const uint64_t bytes = checkpoint_bytes_estimate(c);
+  if (bytes <= kMaxModelFileBytes) return;
+  const uint64_t one_candidate = bytes / (c.starts > 1 ? uint64_t(c.starts) + 1 : 1);
+  ExperimentConfig no_rounds = c;
+  no_rounds.rounds = 0;
+  const char* field =
+      c.rounds > 0 && checkpoint_bytes_estimate(no_rounds) <= kMaxModelFileBytes ? "rounds"
+      : uint64_t(std::max<int64_t>(last_epoch(c), 0)) * 40 * 2 > one_candidate
+          ? "epochs"                                                    // the history is most of it
+      : c.starts > 1 && one_candidate <= kMaxModelFileBytes ? "starts"  // one alone would fit
+                                                            : "update_layers";
+  throw ConfigError(fmt::format(
+      "{}: too large: a checkpoint would take about {:.1f} GB ({} candidate(s)), more than dlca "
+      "reads back ({:.1f} GB); use fewer gates, starts, epochs or rounds",
+      field, double(bytes) / 1e9, c.starts, double(kMaxModelFileBytes) / 1e9));
 }
 
 // Whether robust may still fill in noise and sharpening (with_recipe_schedule), which a repeated
@@ -104,8 +135,11 @@ ExperimentConfig fill_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
   // Measured on the colored G: the three seeds of 20 still unsolved after 3000 epochs each solve
   // in the second or third round of noise and sharpening (results/log/training.md, "Repeating the
   // noise and sharpening"); a solved run stops before them, so only failing runs pay for them.
+  // (Not where a schedule the user gave starts at or after the epochs: no round could be made.)
   const auto with_rounds = [](ExperimentConfig r) {
-    if (!r.given.rounds && !r.halving && r.stop_when_solved > 0) r.rounds = kRobustRounds;
+    if (r.given.rounds || r.halving || r.stop_when_solved <= 0) return r;
+    r.rounds = kRobustRounds;
+    if (schedule_period(r) <= 0) r.rounds = 0;
     return r;
   };
   if (c.noise != 0.0f || c.sharpen_to != 1.0f) return with_rounds(c);
@@ -133,7 +167,13 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_f
       throw ConfigError(std::string("repeat_schedule: ") + kRepeatWithoutSchedule);
     if (c.rounds > 0) throw ConfigError(std::string("rounds: ") + kRepeatWithoutSchedule);
   }
+  // (validate refuses rounds with halving the user asked for; this, robust's halving of a task
+  // that is not a picture, where robust gives no rounds of its own.)
+  if (c.rounds > 0 && c.halving)
+    throw ConfigError(std::string("rounds: ") + kRoundsWithHalving +
+                      "; robust halves the starts of this task: give starts N");
   check_round_length(c);
+  check_checkpoint_size(c);
   return c;
 }
 
@@ -416,16 +456,7 @@ void validate_network(const ExperimentConfig& c) {
 
 // What the model file of a run holds, the random streams and the loss.
 void validate_files_and_loss(const ExperimentConfig& c) {
-  if (const uint64_t bytes = checkpoint_bytes_estimate(c); bytes > kMaxModelFileBytes) {
-    const uint64_t one_candidate = bytes / (c.starts > 1 ? uint64_t(c.starts) + 1 : 1);
-    reject(uint64_t(c.epochs) * 40 * 2 > one_candidate ? "epochs"  // the history is most of it
-           : c.starts > 1 && one_candidate <= kMaxModelFileBytes
-               ? "starts"  // one candidate alone would fit
-               : "update_layers",
-           fmt::format("too large: a checkpoint would take about {:.1f} GB ({} candidate(s)), more "
-                       "than dlca reads back ({:.1f} GB); use fewer gates, starts or epochs",
-                       double(bytes) / 1e9, c.starts, double(kMaxModelFileBytes) / 1e9));
-  }
+  check_checkpoint_size(c);
 
   if (c.random_streams == RandomStreams::kJax && c.seed > 0xFFFFFFFFull)
     reject("seed", fmt::format("must be below 2^32 with JAX random streams, got {}", c.seed));
@@ -471,7 +502,7 @@ uint64_t checkpoint_bytes_estimate(const ExperimentConfig& c) {
   // one's history, four numbers per epoch, about 40 bytes.
   const uint64_t copies = c.starts > 1 ? uint64_t(c.starts) + 1 : 1;
   return (gates * uint64_t(parameters_per_gate(c.gates)) * 3 * 20 +
-          uint64_t(std::max(c.epochs, 0)) * 40) *
+          uint64_t(std::max<int64_t>(last_epoch(c), 0)) * 40) *
          copies;
 }
 

@@ -101,7 +101,7 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
     out << fmt::format(
         "rounds: up to {} more of {} epochs of noise and sharpening after epoch {} ({}); {}\n",
         config.rounds, period, config.epochs, option_name("rounds"),
-        past <= 0 ? std::string("none needed")
+        past <= 0 ? std::string(summary.interrupted ? "none trained (interrupted)" : "none needed")
                   : fmt::format("{} of them trained", (past + period - 1) / period));
   }
   if (config.repeat_schedule > 0)

@@ -21,7 +21,7 @@ namespace dlca {
 struct TrainingRound {
   EpochStats shown;
   std::string experiment;
-  int64_t epochs = 0;  // the run's --epochs
+  int64_t epochs = 0;  // the epoch the run trains to at most: --epochs, and its rounds
   // The round's place in the run: a halving run counts rounds (its candidate shown may stay at an
   // epoch while others train), a plain run the epochs of the candidate shown.
   int64_t tick = 0;
