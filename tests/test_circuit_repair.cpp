@@ -193,6 +193,7 @@ TEST_CASE("a run stopped before or during its repair is interrupted") {
   REQUIRE(whole.final_hard_loss > 0);  // a repair to try
   CHECK_FALSE(whole.interrupted);
   CHECK(whole.repair.contains("hard_rollouts"));
+  CHECK(whole.repair.at("epoch") == cfg.epochs);  // which repair: at the run's last epoch
   const TrainingSummary at_last_epoch = run([&](Trainer&, CallbackObserver& o) {
     o.on_round = [&](const TrainingRound& r) { return r.shown.epoch + 1 < cfg.epochs; };
   });

@@ -78,6 +78,7 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
     outcome.lines.push_back(repair_line(
         report, at_epoch, name_starts ? std::optional(starts[k]) : std::nullopt, works, budget));
     outcome.record = {{"start", starts[k]},
+                      {"epoch", candidate.epoch()},  // at --epochs, or after the last round
                       {"hard_loss_before", report.hard_loss_before},
                       {"hard_loss_after", report.hard_loss_after},
                       {"gates_changed", report.changes.size()},
