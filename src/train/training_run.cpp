@@ -175,16 +175,20 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
       if (!stop_asked) stop_asked = observer->stop_requested();
     return stop_asked;
   };
+  const auto show_round = [&] {
+    const TrainingRound round = loop.round();
+    for (TrainingObserver* observer : observers) observer->round_shown(round);
+  };
   while (loop.training() && !stop()) {
     loop.repair_before_rounds(stop);
+    if (!loop.training() && loop.has_shown_epoch()) show_round();  // its last line: repaired at E
     if (!loop.training() || stop()) break;
     const auto left_behind =
         loop.train_round([&](const std::string& reason) { return files.keep_log(loop, reason); });
     for (const auto& [start, reason] : left_behind)
       for (TrainingObserver* observer : observers) observer->start_left_behind(start, reason);
     if (!loop.has_shown_epoch()) continue;
-    const TrainingRound round = loop.round();
-    for (TrainingObserver* observer : observers) observer->round_shown(round);
+    show_round();
     files.during_run(loop);
   }
   for (TrainingObserver* observer : observers) observer->rounds_ended();

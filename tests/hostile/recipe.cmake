@@ -117,12 +117,12 @@ set_tests_properties(recipe.repair PROPERTIES PASS_REGULAR_EXPRESSION
   "final soft loss [^\n]*, hard loss 0\nrepair: hard loss 915 -> 0 over 16 batches, 1 gate change \\([0-9]+ hard rollouts, [^)]*\\): applied\nhard loss first reached 0 at epoch 236\n.*epoch +236 \\(237/237\\) +soft +[0-9.]+ +hard +0 ")
 # With more rounds, the repair is tried before them: the same checkerboard at 236 epochs, with a
 # sharpening that begins only in the rounds (none before epoch 236, so it trains as above), is
-# repaired at epoch 236 and trains no round.
+# repaired at epoch 236 and trains no round; the progress shows the last epoch it trained.
 dlca_cli_test(recipe.repair_before_rounds ${train} --recipe paper --epochs 236 --repair
   --stop-when-solved 1 --sharpen-to 0.5 --sharpen-start 236 --sharpen-end 240 --repeat-schedule 5
-  --rounds 2 --quiet)
+  --rounds 2 --print-every 100)
 set_tests_properties(recipe.repair_before_rounds PROPERTIES PASS_REGULAR_EXPRESSION
-  ": 236 epochs in [^\n]*\n(.*\n)*rounds: up to 2 more of 5 epochs [^\n]*; none needed\n(.*\n)*repair at epoch 236: hard loss 915 -> 0 over 16 batches, 1 gate change \\([0-9]+ hard rollouts, [^)]*\\): applied\nhard loss first reached 0 at epoch 236\n")
+  "epoch +235 \\(236/246\\) [^\n]*\n[^\n]*: 236 epochs in [^\n]*\n(.*\n)*rounds: up to 2 more of 5 epochs [^\n]*; none needed\n(.*\n)*repair at epoch 236: hard loss 915 -> 0 over 16 batches, 1 gate change \\([0-9]+ hard rollouts, [^)]*\\): applied\nhard loss first reached 0 at epoch 236\n")
 # A robust image run resumed to more epochs keeps the schedule it was started with (it was refused:
 # the schedule derived from the new --epochs differed from the checkpoint's).
 dlca_cli_test(recipe.robust_image_resumes_longer sh -c "$<TARGET_FILE:dlca_program> train colored_g \
