@@ -83,18 +83,19 @@ class TrainingTest(Scratch):
 
     def test_input_wise_gates_as_the_program(self):
         # gates="inputwise": 4 angles a gate, the same parameters as the program's --gates inputwise.
-        model = dlca.train("checkerboard_sync", epochs=4, gates="inputwise", threads=1)
+        # (without the repair: as slow as the rest of the test under the sanitizers)
+        model = dlca.train("checkerboard_sync", epochs=4, gates="inputwise", threads=1, repair=False)
         self.assertEqual(model.logits.shape, (3040, 4))
         self.assertEqual(model.probabilities.shape, (3040, 16))
         self.assertEqual(model.config["gates"], "inputwise")
         program("train_checkerboard", "--epochs", 4, "--gates", "inputwise", "--threads", 1,
-                "--quiet", "--summary", self.path("s.json"))
+                "--no-repair", "--quiet", "--summary", self.path("s.json"))
         with open(self.path("s.json")) as f:
             self.assertEqual(model.summary["logits_checksum"], json.load(f)["logits_checksum"])
         with self.assertRaisesRegex(dlca.ConfigError, "^noise: acts on softmax logits"):
             dlca.train("checkerboard_sync", epochs=2, gates="inputwise", noise=0.1)
         # robust takes input-wise gates for the checkerboard unless gates= is given.
-        robust = dict(epochs=2, steps=2, recipe="robust", starts=2, threads=2)
+        robust = dict(epochs=2, steps=2, recipe="robust", starts=2, threads=2, repair=False)
         self.assertEqual(dlca.train("checkerboard_sync", **robust).config["gates"], "inputwise")
         self.assertEqual(dlca.train("checkerboard_sync", gates="softmax", **robust).config["gates"],
                          "softmax")
@@ -186,26 +187,29 @@ class TrainingTest(Scratch):
         self.assertTrue(model.summary["interrupted"])
 
     def test_save_load_and_resume(self):
-        first = dlca.train("checkerboard_sync", epochs=4, steps=3, save=self.path("m.json"))
+        # (without the repair, which took most of this test's minute under the sanitizers)
+        first = dlca.train("checkerboard_sync", epochs=4, steps=3, repair=False,
+                           save=self.path("m.json"))
         loaded = dlca.load(self.path("m.json"))
         np.testing.assert_array_equal(loaded.logits, first.logits)
         self.assertTrue(loaded.is_checkpoint)
-        resumed = dlca.train("checkerboard_sync", epochs=8, steps=3, resume=self.path("m.json"))
-        straight = dlca.train("checkerboard_sync", epochs=8, steps=3)
+        resumed = dlca.train("checkerboard_sync", epochs=8, steps=3, repair=False,
+                             resume=self.path("m.json"))
+        straight = dlca.train("checkerboard_sync", epochs=8, steps=3, repair=False)
         self.assertEqual(resumed.summary["logits_checksum"], straight.summary["logits_checksum"])
         np.testing.assert_array_equal(resumed.history["hard_loss"], straight.history["hard_loss"])
 
     def test_multi_start_model_saved_after_a_stop_resumes(self):
         # A model of several starts saved with .save() had no multi-start block: its resume with
         # the same starts was refused. It holds what save= writes now.
-        stopped = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2,
+        stopped = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2, repair=False,
                              callback=lambda e, *_: e < 2)
         stopped.save(self.path("stopped.json"))
         with open(self.path("stopped.json")) as f:
             self.assertEqual(len(json.load(f)["multi_start"]["candidates"]), 2)
-        resumed = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2,
+        resumed = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2, repair=False,
                              resume=self.path("stopped.json"))
-        straight = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2)
+        straight = dlca.train("checkerboard_sync", epochs=6, steps=2, starts=2, repair=False)
         self.assertEqual(resumed.summary["logits_checksum"], straight.summary["logits_checksum"])
 
     @slow_under_sanitizers
