@@ -72,20 +72,20 @@ int64_t schedule_start(const ExperimentConfig& c) {
 // (a round that began inside a period would end inside the next, noise still on).
 void check_round_length(const ExperimentConfig& c) {
   if (c.rounds <= 0 || (c.noise == 0.0f && c.sharpen_to == 1.0f)) return;
+  const int64_t start = schedule_start(c);
   if (schedule_period(c) <= 0)
     throw ConfigError(fmt::format(
         "rounds: the noise and sharpening start at epoch {}, not before epochs ({}): give "
         "repeat_schedule for the rounds' length",
-        schedule_start(c), c.epochs));
-  const int64_t start = schedule_start(c);
-  if (c.repeat_schedule > 0 && (c.epochs < start || (c.epochs - start) % c.repeat_schedule != 0))
+        start, c.epochs));
+  const int64_t period = c.repeat_schedule;
+  if (period > 0 && (c.epochs < start || (c.epochs - start) % period != 0)) {
+    const int64_t periods = std::max<int64_t>(1, (c.epochs - start + period - 1) / period);
     throw ConfigError(fmt::format(
         "rounds: begin at epochs ({}), which must end a period of repeat_schedule ({}) from "
         "where the noise and sharpening start ({}): epochs {} would",
-        c.epochs, c.repeat_schedule, start,
-        start +
-            std::max<int64_t>(1, (c.epochs - start + c.repeat_schedule - 1) / c.repeat_schedule) *
-                c.repeat_schedule));
+        c.epochs, period, start, start + periods * period));
+  }
 }
 
 // A checkpoint of the run, to its last epoch (its rounds too), must be one dlca reads back.
