@@ -9,6 +9,9 @@ function(dlca_add_layer name)
   add_library(${target} STATIC ${layer_SOURCES})
   add_library(dlca::${name} ALIAS ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  # DLCA_UNITY_BUILD: a few combined files per layer (the Highway files that include themselves
+  # once per SIMD target say SKIP_UNITY_BUILD_INCLUSION in their layer's CMakeLists.txt).
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ${DLCA_UNITY_BUILD} UNITY_BUILD_BATCH_SIZE 8)
   target_include_directories(${target}
     PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
     PRIVATE ${PROJECT_SOURCE_DIR}/src)

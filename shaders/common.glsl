@@ -45,16 +45,17 @@ layout(std430, binding = 19) buffer HardActivations { uint hard_act[]; };
 layout(std430, binding = 20) buffer Logits { float logits[]; };
 layout(std430, binding = 21) buffer Moments { float moments[]; };
 layout(std430, binding = 22) readonly buffer OpTable { vec4 op_table[16]; };
-// Shared by the candidates: lr, beta1, beta2, eps, weight decay, clip, at [6] 1 when
+// Shared by the candidates: [0] unused, beta1, beta2, eps, weight decay, clip, at [6] 1 when
 // hardened_gates holds this epoch's flags (progressive hardening; 0: no gate is hardened), at [7] 1
 // when each tensor's gradient is normalised (--grad-norm; tensor_norms), [8] and [9] unused, then 1 for input-wise gates at [10] (4 angles a gate in `logits`; 0: 16 logits). Per
-// candidate k from kOptimizerCandidateBase + 4 k: 1 - beta1^t, 1 - beta2^t (its AdamW step t), the
-// forward pass's inverse temperature (forward-only sharpening; 1: the plain softmax), and 1 when
-// logit_noise holds its noise for this epoch's soft pass (0: none).
+// candidate k from kOptimizerCandidateBase + 5 k: 1 - beta1^t, 1 - beta2^t (its AdamW step t), the
+// forward pass's inverse temperature (forward-only sharpening; 1: the plain softmax), 1 when
+// logit_noise holds its noise for this epoch's soft pass (0: none), and its learning rate (a
+// decay's: candidates at different epochs have different ones).
 layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[]; };
 const uint kOptimizerCandidateBase = 16u;
 float candidate_scalar(uint candidate, uint which) {
-  return optimizer[kOptimizerCandidateBase + 4u * candidate + which];
+  return optimizer[kOptimizerCandidateBase + 5u * candidate + which];
 }
 // train_results: per candidate (active gates, non-finite gradient flag).
 layout(std430, binding = 24) buffer TrainResults { uint train_results[]; };

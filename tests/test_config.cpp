@@ -339,6 +339,53 @@ TEST_CASE(
   CHECK(back.sharpen_end == 100);
 }
 
+TEST_CASE("the learning-rate decay: lr before it starts, a half cosine to lr_decay_to, then flat") {
+  ExperimentConfig c = checkerboard_sync_config();
+  for (int64_t e : {0, 100, 5000}) CHECK(learning_rate_at(c, e) == c.learning_rate);  // off
+  c.learning_rate = 0.06f;
+  c.lr_decay_to = 0.006f;
+  c.lr_decay_start = 100;
+  c.lr_decay_end = 300;
+  validate(c);
+  CHECK(learning_rate_at(c, 0) == 0.06f);
+  CHECK(learning_rate_at(c, 100) == 0.06f);  // exactly lr at the start
+  CHECK(learning_rate_at(c, 200) == doctest::Approx(0.033).epsilon(1e-6));  // halfway
+  CHECK(learning_rate_at(c, 150) ==
+        doctest::Approx(0.006 + 0.054 * (1 + std::cos(M_PI / 4)) / 2).epsilon(1e-6));
+  CHECK(learning_rate_at(c, 299) > 0.006f);
+  CHECK(learning_rate_at(c, 300) == 0.006f);
+  CHECK(learning_rate_at(c, 100000) == 0.006f);  // and through any rounds after
+  c.lr_decay_end = 0;                            // to the run's epochs
+  CHECK(learning_rate_at(c, c.epochs) == 0.006f);
+  CHECK(learning_rate_at(c, (100 + c.epochs) / 2) == doctest::Approx(0.033).epsilon(1e-4));
+  const ExperimentConfig back = config_from_json(config_to_json(c));
+  CHECK(back.lr_decay_to == 0.006f);
+  CHECK(back.lr_decay_start == 100);
+  const auto refused = [&](auto change) {
+    ExperimentConfig bad = c;
+    change(bad);
+    try {
+      validate(bad);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(refused([](ExperimentConfig& b) {
+          b.lr_decay_to = 0.1f;
+        }).starts_with("lr_decay_to: must be 0 (off) or above 0 and at most lr (0.06), got 0.1"));
+  CHECK(refused([](ExperimentConfig& b) { b.lr_decay_to = -1; }).starts_with("lr_decay_to:"));
+  CHECK(refused([](ExperimentConfig& b) {
+          b.lr_decay_end = 50;
+        }).starts_with("lr_decay_end: must be 0 (the run's epochs) or after lr_decay_start (100)"));
+  CHECK(refused([](ExperimentConfig& b) {
+          b.lr_decay_start = b.epochs;
+        }).starts_with("lr_decay_start: must be before the run's last epoch"));
+  CHECK(refused([](ExperimentConfig& b) {
+          b.lr_decay_to = 0;
+        }).starts_with("lr_decay_start: has no effect without lr_decay_to above 0"));
+}
+
 TEST_CASE("a repeated schedule: noise and sharpening read every period again from their start") {
   ExperimentConfig c = checkerboard_sync_config();
   c.sharpen_to = 0.05f;

@@ -119,9 +119,10 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
   // plain, and with a sharpening schedule over epochs 5-15, noise (the device computes the
   // sharpened, noisy coefficients itself from the uploaded noise) and a larger AdamW epsilon.
   // Input-wise gates: the same, with the betas and weight decay changed. A loss over the last 4
-  // states (grow and stay), asynchronous. Progressive hardening's fixed gates (every other gate,
-  // from the start), softmax and input-wise: their parameters must not move. The gradient
-  // normalised per layer (--grad-norm), input-wise with hardening and softmax alone.
+  // states (grow and stay), asynchronous, with a learning-rate decay. Progressive hardening's fixed
+  // gates (every other gate, from the start), softmax and input-wise: their parameters must not
+  // move. The gradient normalised per layer (--grad-norm), input-wise with hardening and softmax
+  // alone.
   for (const bool on_device : {true, false})
     for (const int variant : {0, 1, 2, 3, 4, 5, 6}) {
       // (variant 4: fixed gates under sharpening and noise, which they must ignore)
@@ -148,9 +149,12 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
         c.weight_decay = 0.03f;
       }
       c.grad_norm = variant >= 5;  // each layer's gradient over its norm (--grad-norm)
-      if (variant == 3) {
+      if (variant == 3) {          // and the learning rate falling over epochs 3-15
         c.loss_steps = 4;
         c.async = true;
+        c.lr_decay_to = 0.005f;
+        c.lr_decay_start = 3;
+        c.lr_decay_end = 15;
       }
       const CheckerboardTask task(c);
       CpuBackend cpu;

@@ -28,8 +28,11 @@ TEST_CASE("Vulkan population: candidates trained together equal each trained alo
     CAPTURE(variant);
     ExperimentConfig run = testing::small_checkerboard();
     run.starts = 4 - variant;
-    if (variant == 1) {  // async, logit noise from epoch 5, sharpening over epochs 2-7
-      run.async = true;
+    if (variant == 1) {  // async, logit noise from epoch 5, sharpening over epochs 2-7, the
+      run.async = true;  // learning rate falling over epochs 1-6 (per candidate after the undo)
+      run.lr_decay_to = 0.01f;
+      run.lr_decay_start = 1;
+      run.lr_decay_end = 6;
       run.fire_rate = 0.6f;
       run.noise = 0.5f;
       run.noise_start = 5;

@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The three builds take about 1.8 GB together; say what the disk has, for a run that fails on it.
 echo "test.sh: $(df -Ph . | awk 'NR==2 {print $4}') free on the disk of $(pwd)"
-# Both builds compile the programs and the unit tests as a few combined files (DLCA_UNITY_BUILD,
-# docs/development.md): about 3 minutes less for Release and 5 for the sanitizers, on 2 cores.
+# The three builds compile the library, the programs and the unit tests as a few combined files
+# (DLCA_UNITY_BUILD, docs/development.md), which takes minutes less on 2 cores.
 bash tools/build.sh -DDLCA_UNITY_BUILD=ON
 ctest --test-dir build --output-on-failure -j2
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDLCA_SANITIZE=ON -DDLCA_BUILD_APPS=ON -DDLCA_PYTHON=ON \
@@ -23,6 +23,6 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir bu
 # report (tests/CMakeLists.txt, "The ThreadSanitizer run"); built without Vulkan, which also checks
 # that dlca builds and links where Vulkan is missing.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DDLCA_SANITIZE_THREAD=ON -DDLCA_BUILD_APPS=OFF \
-  -DDLCA_PYTHON=OFF -DDLCA_VULKAN=OFF -DCMAKE_CXX_FLAGS="-O1" >/dev/null
+  -DDLCA_PYTHON=OFF -DDLCA_VULKAN=OFF -DDLCA_UNITY_BUILD=ON -DCMAKE_CXX_FLAGS="-O1" >/dev/null
 cmake --build build-tsan -j2 --target dlca_threaded_tests dlca_planted_race
 ctest --test-dir build-tsan --output-on-failure -R '^tsan\.'

@@ -208,6 +208,15 @@ float noise_scale(const ExperimentConfig& c, int64_t at_epoch) {
   return epoch >= c.noise_start && (c.noise_end == 0 || epoch < c.noise_end) ? c.noise : 0.0f;
 }
 
+float learning_rate_at(const ExperimentConfig& c, int64_t epoch) {
+  if (c.lr_decay_to == 0.0f || epoch < c.lr_decay_start) return c.learning_rate;
+  const int64_t end = c.lr_decay_end != 0 ? c.lr_decay_end : c.epochs;
+  if (epoch >= end) return c.lr_decay_to;
+  const double progress = double(epoch - c.lr_decay_start) / double(end - c.lr_decay_start);
+  const double to = c.lr_decay_to;
+  return float(to + (double(c.learning_rate) - to) * 0.5 * (1.0 + std::cos(M_PI * progress)));
+}
+
 std::vector<int64_t> hardening_stage_epochs(const ExperimentConfig& c) {
   const int64_t start = c.harden_start, end = c.harden_end != 0 ? c.harden_end : c.epochs;
   std::vector<int64_t> epochs;
@@ -232,6 +241,9 @@ void take_schedule(const ExperimentConfig& from, ExperimentConfig& to) {
   to.harden = from.harden;
   to.harden_start = from.harden_start;
   to.harden_end = from.harden_end;
+  to.lr_decay_to = from.lr_decay_to;
+  to.lr_decay_start = from.lr_decay_start;
+  to.lr_decay_end = from.lr_decay_end;
 }
 
 namespace {
@@ -374,6 +386,21 @@ void validate_optimizer(const ExperimentConfig& c) {
     reject("stop_when_solved", fmt::format("must be non-negative, got {}", c.stop_when_solved));
   if (!(std::isfinite(c.learning_rate) && c.learning_rate > 0))
     reject("lr", fmt::format("must be a positive finite number, got {}", c.learning_rate));
+  if (!(c.lr_decay_to == 0.0f || (c.lr_decay_to > 0 && c.lr_decay_to <= c.learning_rate)))
+    reject("lr_decay_to", fmt::format("must be 0 (off) or above 0 and at most lr ({}), got {}",
+                                      c.learning_rate, c.lr_decay_to));
+  if (c.lr_decay_start < 0)
+    reject("lr_decay_start", fmt::format("must be non-negative, got {}", c.lr_decay_start));
+  if (c.lr_decay_end != 0 && c.lr_decay_end <= c.lr_decay_start)
+    reject("lr_decay_end",
+           fmt::format("must be 0 (the run's epochs) or after lr_decay_start ({}), got {}",
+                       c.lr_decay_start, c.lr_decay_end));
+  if (c.lr_decay_to != 0.0f && c.lr_decay_end == 0 && c.lr_decay_start >= c.epochs)
+    reject("lr_decay_start", fmt::format("must be before the run's last epoch ({}), got {}",
+                                         c.epochs, c.lr_decay_start));
+  if (c.lr_decay_to == 0.0f && (c.lr_decay_start != 0 || c.lr_decay_end != 0))
+    reject(c.lr_decay_start != 0 ? "lr_decay_start" : "lr_decay_end",
+           "has no effect without lr_decay_to above 0");
   if (!(c.adam_eps >= std::numeric_limits<float>::min() && c.adam_eps <= 1))
     reject("adam_eps", fmt::format("must be in [{:g}, 1], got {}",
                                    double(std::numeric_limits<float>::min()), c.adam_eps));

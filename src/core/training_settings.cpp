@@ -153,6 +153,15 @@ const std::array kSettings = {
     Setting{"grad_norm", "--grad-norm", kEvery, &C::grad_norm, R::kSwitch, 0, 0, nullptr,
             "divide each layer's gradient by its L2 norm before AdamW (as the Growing NCA "
             "notebooks do; off in the notebook's recipe)"},
+    Setting{"lr_decay_to", "--lr-decay-to", kEvery, &C::lr_decay_to, R::kNumberFromTo, 0, 1e6,
+            nullptr,
+            "learning-rate decay: AdamW's learning rate falls along a half cosine from --lr to "
+            "this one, from --lr-decay-start to --lr-decay-end, and stays there (0 = off)",
+            true, false},
+    Setting{"lr_decay_start", "--lr-decay-start", kEvery, &C::lr_decay_start,
+            R::kNonNegativeInteger, 0, 0, nullptr, "epoch where the learning rate starts falling"},
+    Setting{"lr_decay_end", "--lr-decay-end", kEvery, &C::lr_decay_end, R::kNonNegativeInteger, 0,
+            0, nullptr, "epoch where it reaches --lr-decay-to (0 = the run's --epochs)"},
     Setting{"repair", "--repair", kEvery, &C::repair, R::kSwitch, 0, 0, nullptr,
             "when training ends with hard loss above 0, try each uncertain gate's other likely ops "
             "one at a time, keeping changes that lower it; the circuit is kept only if it reaches "

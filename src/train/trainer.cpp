@@ -150,6 +150,7 @@ void Trainer::begin_epoch() {
   prepare_data(epoch_);
   const ExperimentConfig& cfg = model_.config;
   temperature_ = forward_temperature(cfg, epoch_);
+  optimizer_.set_learning_rate(learning_rate_at(cfg, epoch_));
   const float noise = noise_scale(cfg, epoch_);
   if (noise > 0) {
     noise_ = logit_noise(model_.logits.size(), cfg.seed, epoch_);

@@ -106,6 +106,12 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
   }
   if (config.repeat_schedule > 0)
     out << fmt::format("noise and sharpening repeated every {} epochs\n", config.repeat_schedule);
+  if (config.lr_decay_to > 0)
+    out << fmt::format(
+        "learning rate: {:g}, falling along a half cosine from epoch {} to {:g} at "
+        "epoch {} ({})\n",
+        config.learning_rate, config.lr_decay_start, config.lr_decay_to,
+        config.lr_decay_end != 0 ? config.lr_decay_end : config.epochs, option_name("lr_decay_to"));
   if (config.grad_norm)
     out << fmt::format("gradient normalised per layer before AdamW ({})\n",
                        option_name("grad_norm"));

@@ -31,16 +31,18 @@ bool is_run_length(std::string_view key) {
 bool is_schedule(std::string_view key) {
   return key == "sharpen_to" || key == "sharpen_start" || key == "sharpen_end" || key == "noise" ||
          key == "noise_start" || key == "noise_end" || key == "harden" || key == "harden_start" ||
-         key == "harden_end" || key == "repeat_schedule";
+         key == "harden_end" || key == "repeat_schedule" || key == "lr_decay_to" ||
+         key == "lr_decay_start" || key == "lr_decay_end";
 }
 
-// Whether two schedules give the same forward temperature, noise and hardened share at every
-// epoch before `epochs`: then a checkpoint written under one continues bit for bit under the other
-// (a plain run's checkpoint can be continued with a schedule that starts later).
+// Whether two schedules give the same forward temperature, noise, hardened share and learning rate
+// at every epoch before `epochs`: then a checkpoint written under one continues bit for bit under
+// the other (a plain run's checkpoint can be continued with a schedule that starts later).
 bool same_schedule_until(const ExperimentConfig& a, const ExperimentConfig& b, int64_t epochs) {
   for (int64_t e = 0; e < epochs; ++e)
     if (forward_temperature(a, e) != forward_temperature(b, e) ||
-        noise_scale(a, e) != noise_scale(b, e) || hardened_share(a, e) != hardened_share(b, e))
+        noise_scale(a, e) != noise_scale(b, e) || hardened_share(a, e) != hardened_share(b, e) ||
+        learning_rate_at(a, e) != learning_rate_at(b, e))
       return false;
   return true;
 }
@@ -70,14 +72,24 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
         saved.rounds > 0
             ? fmt::format(", with {} above {} to train on", option_name("rounds"), saved.rounds)
             : std::string());
-  // Equal keys, other stages: hardening's end follows --epochs when harden_end is 0.
-  if (differences.empty() && !schedule_agrees)
+  // Equal keys, other stages or decay: hardening's end and the learning rate's follow --epochs when
+  // harden_end or lr_decay_end is 0.
+  if (differences.empty() && !schedule_agrees) {
+    bool stages_differ = false;
+    for (int64_t e = 0; e < saved_epoch; ++e)
+      stages_differ = stages_differ || hardened_share(saved, e) != hardened_share(requested, e);
     differences = fmt::format(
-        "its hardening stages follow the {} it was started with (harden_end 0), and this "
-        "run's {} would move some before its epoch {}; give {} to keep them",
+        "its {} follow{} the {} it was started with ({} 0), and this run's {} would change {} "
+        "before its epoch {}; give {} to keep {}",
+        stages_differ ? "hardening stages" : "learning-rate decay", stages_differ ? "" : "s",
         option_with_value("epochs", std::to_string(saved.epochs)),
-        option_with_value("epochs", std::to_string(requested.epochs)), saved_epoch,
-        option_with_value("harden_end", std::to_string(saved.epochs)));
+        stages_differ ? "harden_end" : "lr_decay_end",
+        option_with_value("epochs", std::to_string(requested.epochs)),
+        stages_differ ? "some" : "the learning rate", saved_epoch,
+        option_with_value(stages_differ ? "harden_end" : "lr_decay_end",
+                          std::to_string(saved.epochs)),
+        stages_differ ? "them" : "it");
+  }
   if (!differences.empty())
     throw ResumeMismatch(fmt::format("{}: {} (give the options of the run that wrote it)",
                                      option_with_value("resume", path), differences));

@@ -99,13 +99,14 @@ constexpr bool bindings_in_order() {
 static_assert(bindings_in_order(), "kBindingNames must list every binding in enum order");
 
 // The optimizer-scalars buffer: kOptimizerSharedScalars floats shared by a population's candidates
-// (AdamW's settings, ...; common.glsl), then from kOptimizerCandidateBase 4 per candidate: its
+// (AdamW's settings, ...; common.glsl), then from kOptimizerCandidateBase 5 per candidate: its
 // bias corrections 1 - beta1^t and 1 - beta2^t (its own AdamW step t), the forward pass's inverse
-// temperature, and 1 when the logit-noise buffer holds its noise this epoch (else 0). So candidates
-// at different epochs (a halving run's new starts) still train in one submission.
+// temperature, 1 when the logit-noise buffer holds its noise this epoch (else 0), and its learning
+// rate (--lr-decay-to). So candidates at different epochs (a halving run's new starts) still train
+// in one submission.
 constexpr uint32_t kOptimizerSharedScalars = 11;
 constexpr uint32_t kOptimizerCandidateBase = 16;
-constexpr uint32_t kOptimizerCandidateScalars = 4;
+constexpr uint32_t kOptimizerCandidateScalars = 5;
 constexpr uint32_t optimizer_scalar_floats(uint32_t candidates) {
   return kOptimizerCandidateBase + kOptimizerCandidateScalars * candidates;
 }

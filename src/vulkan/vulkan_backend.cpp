@@ -914,14 +914,15 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_epochs(
     std::span<DeviceTraining* const> trained, std::span<const DeviceEpochRequest> requests) {
   if (trained.size() != requests.size() || trained.empty())
     throw std::invalid_argument("train_epochs: one request per member");
-  // Members train together when they share AdamW's settings (always so for the candidates of one
-  // run, whatever epoch each is at: steps, temperatures and noise are per candidate); otherwise
+  // Members train together when they share AdamW's settings but the learning rate (always so for
+  // the candidates of one run, whatever epoch each is at: steps, learning rates, temperatures and
+  // noise are per candidate); otherwise
   // each in its own submission.
   const DeviceEpochRequest& first = requests[0];
   const auto same_scalars = [&](const DeviceEpochRequest& r) {
     const AdamWSettings &a = r.settings, &b = first.settings;
-    return a.learning_rate == b.learning_rate && a.beta1 == b.beta1 && a.beta2 == b.beta2 &&
-           a.eps == b.eps && a.weight_decay == b.weight_decay && a.clip == b.clip &&
+    return a.beta1 == b.beta1 && a.beta2 == b.beta2 && a.eps == b.eps &&
+           a.weight_decay == b.weight_decay && a.clip == b.clip &&
            a.normalize_per_tensor == b.normalize_per_tensor;
   };
   std::vector<EpochInput> inputs;
@@ -943,17 +944,12 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
   const AdamWSettings& settings = requests[0].settings;
   std::vector<float> scalars(optimizer_scalar_floats(uint32_t(inputs.size())), 0.0f);
   const float shared[kOptimizerSharedScalars] = {
-      settings.learning_rate,
-      settings.beta1,
-      settings.beta2,
-      settings.eps,
-      settings.weight_decay,
-      settings.clip,
-      0.0f,
-      0.0f,
-      0.0f,
-      0.0f,
-      requests[0].model->config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
+      0.0f,  // (each candidate's learning rate is its own, below)
+      settings.beta1, settings.beta2,
+      settings.eps,   settings.weight_decay,
+      settings.clip,  0.0f,
+      0.0f,           0.0f,
+      0.0f,           requests[0].model->config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
   std::copy(std::begin(shared), std::end(shared), scalars.begin());
   const bool hardened = std::any_of(inputs.begin(), inputs.end(), [](const EpochInput& in) {
     return in.hardened && !in.hardened->empty();
@@ -968,6 +964,7 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
     own[1] = 1.0f - std::pow(settings.beta2, float(r.step));
     own[2] = float(1.0 / r.forward_temperature);
     own[3] = r.logit_noise ? 1.0f : 0.0f;
+    own[4] = r.settings.learning_rate;
     noise = noise || r.logit_noise;
   }
   char* mapped = static_cast<char*>(staging.mapped);

@@ -186,6 +186,25 @@ dlca_cli_test(recipe.grad_norm sh -c "${tiny_train} --epochs 6 --grad-norm --sav
   && grep parameters on.txt > a && grep parameters off.txt > b && ! cmp -s a b && cat on.txt && echo differs")
 set_tests_properties(recipe.grad_norm PROPERTIES PASS_REGULAR_EXPRESSION
   "\ngradient normalised per layer before AdamW \\(--grad-norm\\)\n(.*\n)*differs\n$")
+# --lr-decay-to: named in the summary, a different result; a resume (the decay given only then, for
+# epochs after the checkpoint's) continues bit for bit; with --lr-decay-end 0 the decay follows
+# --epochs, so a resume with other --epochs that would change the rate before the checkpoint's epoch
+# is refused, naming the fix.
+dlca_cli_test(recipe.lr_decay sh -c "${tiny_train} --epochs 12 --lr-decay-to 0.005 --lr-decay-start 6 > straight.txt \
+  && ${tiny_train} --epochs 12 > off.txt && grep parameters straight.txt > a && grep parameters off.txt > b \
+  && ! cmp -s a b && ${tiny_train} --epochs 4 --save first.json > /dev/null \
+  && ${tiny_train} --epochs 12 --lr-decay-to 0.005 --lr-decay-start 6 --resume first.json > resumed.txt \
+  && grep parameters resumed.txt > c && cmp a c && cat resumed.txt \
+  && ${tiny_train} --epochs 10 --lr-decay-to 0.005 --save ten.json > /dev/null \
+  && grep -q '\"lr_decay_to\":0.00499999' ten.json \
+  && ${expect} 'give --lr-decay-end 10 to keep it' ${tiny_train} --epochs 30 --lr-decay-to 0.005 \
+  --resume ten.json && echo refused")
+set_tests_properties(recipe.lr_decay PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nlearning rate: 0.05, falling along a half cosine from epoch 6 to 0.005 at epoch 12 \\(--lr-decay-to\\)\n(.*\n)*refused\n$")
+dlca_cli_test(recipe.lr_decay_above_lr ${expect} --status 2
+  "--lr-decay-to: must be 0 \\(off\\) or above 0 and at most lr \\(0.05\\), got 0.5"
+  $<TARGET_FILE:dlca_train_program> --config ${CMAKE_CURRENT_SOURCE_DIR}/hostile/data/tiny_checkerboard.json
+  --lr-decay-to 0.5)
 dlca_cli_test(recipe.harden_start_without_harden ${expect} --status 2
   "--harden-start: has no effect without harden stages above 0" ${train} --harden-start 5 --epochs 2)
 dlca_cli_test(recipe.harden_too_many ${expect} --status 2

@@ -203,6 +203,13 @@ struct ExperimentConfig {
   // Gradient normalised per parameter tensor before AdamW (AdamWSettings::normalize_per_tensor,
   // docs/training.md "Gradient normalised per layer"): false, the notebook's.
   bool grad_norm = false;
+  // Learning-rate decay (docs/training.md, "Learning-rate decay"): from epoch lr_decay_start to
+  // lr_decay_end (0: the run's epochs) AdamW's learning rate falls along a half cosine from lr to
+  // lr_decay_to, and stays there (also through rounds after the epochs). 0: off, the notebook's
+  // constant lr.
+  float lr_decay_to = 0.0f;
+  int lr_decay_start = 0;
+  int lr_decay_end = 0;
   // The gates' parametrisation (GateKind): the notebook's softmax over 16 logits, or input-wise.
   GateKind gates = GateKind::kSoftmax;
   // Greedy repair of the hard circuit when training ends unsolved (docs/training.md, "Circuit
@@ -234,13 +241,19 @@ double forward_temperature(const ExperimentConfig& config, int64_t epoch);
 // above 0) or when off.
 float noise_scale(const ExperimentConfig& config, int64_t epoch);
 
+// AdamW's learning rate at an epoch: exactly `learning_rate` before lr_decay_start or when the
+// decay is off; lr_decay_to + (lr - lr_decay_to) (1 + cos(pi p)) / 2 at the share p of the way from
+// lr_decay_start to its end (lr_decay_end, else epochs); lr_decay_to from that end on.
+float learning_rate_at(const ExperimentConfig& config, int64_t epoch);
+
 // The epochs where progressive hardening's stages begin (none when off): stage k (from 0) at
 // harden_start + floor(k (end - harden_start) / harden), end = harden_end or else epochs.
 std::vector<int64_t> hardening_stage_epochs(const ExperimentConfig& config);
 // The share of all gates fixed by progressive hardening at the start of an epoch: 0 before the
 // first stage or when off, 1 - 2^-k from stage k (counted from 1) on.
 double hardened_share(const ExperimentConfig& config, int64_t epoch);
-// Copies the per-epoch schedules (sharpening, noise, progressive hardening) of `from` into `to`.
+// Copies the per-epoch schedules (sharpening, noise, progressive hardening, learning-rate decay) of
+// `from` into `to`.
 void take_schedule(const ExperimentConfig& from, ExperimentConfig& to);
 // The most stages progressive hardening may have.
 inline constexpr int kMaxHardenStages = 16;

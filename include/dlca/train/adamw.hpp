@@ -38,6 +38,8 @@ class AdamW {
             const std::vector<uint8_t>& frozen = {});
 
   const AdamWSettings& settings() const { return settings_; }
+  // The learning rate of the next steps (a decay's, learning_rate_at in config.hpp).
+  void set_learning_rate(float learning_rate) { settings_.learning_rate = learning_rate; }
   int64_t steps_taken() const { return t_; }
   const std::vector<float>& first_moment() const { return m_; }
   const std::vector<float>& second_moment() const { return v_; }
