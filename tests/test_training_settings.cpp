@@ -64,6 +64,7 @@ TEST_CASE("every setting with a field is written and read back through the table
     if (key.starts_with("budget")) c.halving = true;
     if (key == "rounds") c.halving = false;  // (rounds are not for a halving run)
     if (key == "loss_steps") c.loss_steps = 2;
+    if (key.starts_with("lr_decay")) c.lr_decay_to = 0.01f;  // (at most lr)
     CAPTURE(key);
     REQUIRE_NOTHROW(validate(c));
     const nlohmann::json written = config_to_json(c);
