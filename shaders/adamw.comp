@@ -12,7 +12,8 @@ void main() {
   const uint n = pc.num_gates * gate_parameters();
   const uint candidate = candidate_of_gate(i / gate_parameters());
   if (i >= n || train_results[2u * candidate + 1u] != 0u || hardened(i / gate_parameters())) return;
-  const float lr = candidate_scalar(candidate, 4u), beta1 = optimizer[1], beta2 = optimizer[2], eps = optimizer[3];
+  const float lr = candidate_scalar(candidate, 4u), beta1 = optimizer[1], beta2 = optimizer[2],
+              eps = optimizer[3];
   const float decay = optimizer[4], clip_value = optimizer[5];
   const float scale = optimizer[7] != 0.0 ? tensor_scale(i / gate_parameters()) : 1.0;
   const float g = clamp(logit_grad[i] * scale, -clip_value, clip_value);

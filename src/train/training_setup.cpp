@@ -1,6 +1,7 @@
 // Building a run's candidates and backends (see training_setup.hpp).
 #include "dlca/train/training_setup.hpp"
 
+#include <array>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -78,17 +79,17 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
     bool stages_differ = false;
     for (int64_t e = 0; e < saved_epoch; ++e)
       stages_differ = stages_differ || hardened_share(saved, e) != hardened_share(requested, e);
+    // (what follows --epochs, the key that fixes it, what would change, what to keep)
+    const auto [what, end_key, changed, kept] =
+        stages_differ
+            ? std::array{"hardening stages follow", "harden_end", "some", "them"}
+            : std::array{"learning-rate decay follows", "lr_decay_end", "the learning rate", "it"};
     differences = fmt::format(
-        "its {} follow{} the {} it was started with ({} 0), and this run's {} would change {} "
-        "before its epoch {}; give {} to keep {}",
-        stages_differ ? "hardening stages" : "learning-rate decay", stages_differ ? "" : "s",
-        option_with_value("epochs", std::to_string(saved.epochs)),
-        stages_differ ? "harden_end" : "lr_decay_end",
-        option_with_value("epochs", std::to_string(requested.epochs)),
-        stages_differ ? "some" : "the learning rate", saved_epoch,
-        option_with_value(stages_differ ? "harden_end" : "lr_decay_end",
-                          std::to_string(saved.epochs)),
-        stages_differ ? "them" : "it");
+        "its {} the {} it was started with ({} 0), and this run's {} would change {} before its "
+        "epoch {}; give {} to keep {}",
+        what, option_with_value("epochs", std::to_string(saved.epochs)), end_key,
+        option_with_value("epochs", std::to_string(requested.epochs)), changed, saved_epoch,
+        option_with_value(end_key, std::to_string(saved.epochs)), kept);
   }
   if (!differences.empty())
     throw ResumeMismatch(fmt::format("{}: {} (give the options of the run that wrote it)",

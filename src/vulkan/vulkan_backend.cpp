@@ -916,8 +916,7 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_epochs(
     throw std::invalid_argument("train_epochs: one request per member");
   // Members train together when they share AdamW's settings but the learning rate (always so for
   // the candidates of one run, whatever epoch each is at: steps, learning rates, temperatures and
-  // noise are per candidate); otherwise
-  // each in its own submission.
+  // noise are per candidate); otherwise each in its own submission.
   const DeviceEpochRequest& first = requests[0];
   const auto same_scalars = [&](const DeviceEpochRequest& r) {
     const AdamWSettings &a = r.settings, &b = first.settings;
@@ -943,13 +942,19 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
   prepare(inputs, true);
   const AdamWSettings& settings = requests[0].settings;
   std::vector<float> scalars(optimizer_scalar_floats(uint32_t(inputs.size())), 0.0f);
+  // ([0] is unused: each candidate's learning rate is its own, below.)
   const float shared[kOptimizerSharedScalars] = {
-      0.0f,  // (each candidate's learning rate is its own, below)
-      settings.beta1, settings.beta2,
-      settings.eps,   settings.weight_decay,
-      settings.clip,  0.0f,
-      0.0f,           0.0f,
-      0.0f,           requests[0].model->config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
+      0.0f,
+      settings.beta1,
+      settings.beta2,
+      settings.eps,
+      settings.weight_decay,
+      settings.clip,
+      0.0f,
+      0.0f,
+      0.0f,
+      0.0f,
+      requests[0].model->config.gates == GateKind::kInputWise ? 1.0f : 0.0f};
   std::copy(std::begin(shared), std::end(shared), scalars.begin());
   const bool hardened = std::any_of(inputs.begin(), inputs.end(), [](const EpochInput& in) {
     return in.hardened && !in.hardened->empty();
