@@ -4,7 +4,8 @@
 // the soft-pass logits (with any noise, over the forward temperature), the argmax op (first maximum
 // on ties). Input-wise gates (src/core/input_wise_gates.cpp): s = (1 + sin w) / 2 per input pattern
 // folded into (s00, s10 - s00, s01 - s00, s00 - s01 - s10 + s11), the truth table of the signs of
-// sin w. A gate hardened by progressive hardening uses its hard op in the soft pass too.
+// sin w; forward-only sharpening divides the log-odds of s by the temperature. A gate hardened by
+// progressive hardening uses its hard op in the soft pass too.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -17,7 +18,13 @@ void main() {
   uint best = 0u;
   if (input_wise_gates()) {
     const vec4 sine = sin(input_wise_angles(gate));
-    const vec4 s = 0.5 + 0.5 * sine;
+    // Forward-only sharpening: the log-odds of s over the temperature (input_wise_gates.hpp).
+    const float inverse_temperature = candidate_scalar(candidate_of_gate(gate), 2u);
+    vec4 s = 0.5 + 0.5 * sine;
+    if (inverse_temperature != 1.0) {
+      const vec4 one = pow(max(1.0 + sine, 0.0), vec4(inverse_temperature));
+      s = one / (one + pow(max(1.0 - sine, 0.0), vec4(inverse_temperature)));
+    }
     soft = vec4(s.x, s.z - s.x, s.y - s.x, s.x - s.y - s.z + s.w);
     for (uint p = 0u; p < 4u; ++p)
       if (sine[p] >= 0.0) best |= 1u << (3u - p);

@@ -2,6 +2,7 @@
 // bit-sliced hard rollout against the reference's soft formulas with one-hot weights.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -130,6 +131,39 @@ TEST_CASE("input-wise gates: pass-through start, every op reachable, probabiliti
     };
     CHECK(grad[p] == doctest::Approx((objective(1e-3f) - objective(-1e-3f)) / 2e-3).epsilon(1e-3));
   }
+}
+
+TEST_CASE("forward-only sharpening of input-wise gates divides the log-odds of s") {
+  // s_T = (1 + sin w)^(1/T) / ((1 + sin w)^(1/T) + (1 - sin w)^(1/T)): the odds s / (1 - s) to
+  // the power 1/T. T = 1 is the plain fold bit for bit; a low T tends to the hard op's
+  // coefficients; the order of s and 1 - s is kept.
+  const float w[4] = {0.4f, -1.1f, 2.5f, 0.05f};
+  double plain[4], at_one[4];
+  input_wise_coefficients(w, plain);
+  input_wise_coefficients(w, at_one, 1.0);
+  for (int q = 0; q < 4; ++q) CHECK(at_one[q] == plain[q]);
+  const auto pattern_outputs = [](const double c[4]) {  // s00, s01, s10, s11 from the fold
+    return std::array<double, 4>{c[0], c[0] + c[2], c[0] + c[1], c[0] + c[1] + c[2] + c[3]};
+  };
+  double half[4], cold[4];
+  input_wise_coefficients(w, half, 0.5);
+  input_wise_coefficients(w, cold, 0.01);
+  const auto s = pattern_outputs(plain), s_half = pattern_outputs(half);
+  const uint8_t op = input_wise_op(w);
+  for (int p = 0; p < 4; ++p) {
+    CAPTURE(p);
+    const double odds = s[p] / (1 - s[p]);
+    CHECK(s_half[p] / (1 - s_half[p]) == doctest::Approx(odds * odds).epsilon(1e-9));
+    CHECK((s_half[p] >= 0.5) == (s[p] >= 0.5));
+    CHECK(std::abs(s_half[p] - 0.5) >= std::abs(s[p] - 0.5));
+  }
+  for (int q = 0; q < 4; ++q)
+    CHECK(cold[q] == doctest::Approx(kOpCoefficients[op][q]).epsilon(1e-3));
+  // The model's fold of every gate takes the temperature too.
+  std::vector<float> angles(3 * kInputPatterns);
+  for (size_t i = 0; i < angles.size(); ++i) angles[i] = w[i % 4];
+  const auto folded = soft_coefficients(GateKind::kInputWise, angles, 0.5);
+  for (size_t i = 0; i < folded.size(); ++i) CHECK(folded[i] == float(half[i % 4]));
 }
 
 TEST_CASE(

@@ -374,10 +374,10 @@ void validate_schedules(const ExperimentConfig& c) {
   if (c.harden == 0 && (c.harden_start != 0 || c.harden_end != 0))
     reject(c.harden_start != 0 ? "harden_start" : "harden_end",
            "has no effect without harden stages above 0");
-  // Both act on the 16 logits of a softmax gate; an input-wise gate has none.
-  if (c.gates == GateKind::kInputWise && (c.noise != 0.0f || c.sharpen_to != 1.0f))
-    reject(c.noise != 0.0f ? "noise" : "sharpen_to",
-           "acts on softmax logits: not available with inputwise gates");
+  // Noise acts on the 16 logits of a softmax gate; an input-wise gate has none. (Sharpening
+  // divides the log-odds of an input-wise gate's outputs: input_wise_gates.hpp.)
+  if (c.gates == GateKind::kInputWise && c.noise != 0.0f)
+    reject("noise", "acts on softmax logits: not available with inputwise gates");
 }
 
 // The stop rule, AdamW and the asynchronous fire rate.

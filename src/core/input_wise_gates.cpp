@@ -15,11 +15,21 @@ namespace {
 // s = (1 + sin w) / 2: the chance that the gate outputs 1 on a pattern.
 double pattern_output(float w) { return 0.5 + 0.5 * std::sin(double(w)); }
 
+// s with its log-odds divided by the temperature (input_wise_gates.hpp); s itself at 1.
+double sharpened_pattern_output(float w, double temperature) {
+  if (temperature == 1.0) return pattern_output(w);
+  const double sine = std::sin(double(w)), power = 1.0 / temperature;
+  const double one = std::pow(1.0 + sine, power), zero = std::pow(1.0 - sine, power);
+  return one / (one + zero);
+}
+
 }  // namespace
 
-void input_wise_coefficients(const float* w, double coefficients[4]) {
-  const double s00 = pattern_output(w[0]), s01 = pattern_output(w[1]);
-  const double s10 = pattern_output(w[2]), s11 = pattern_output(w[3]);
+void input_wise_coefficients(const float* w, double coefficients[4], double temperature) {
+  const double s00 = sharpened_pattern_output(w[0], temperature);
+  const double s01 = sharpened_pattern_output(w[1], temperature);
+  const double s10 = sharpened_pattern_output(w[2], temperature);
+  const double s11 = sharpened_pattern_output(w[3], temperature);
   // sum over patterns of P(pattern) s: (1-a)(1-b) s00 + (1-a) b s01 + a (1-b) s10 + a b s11.
   coefficients[0] = s00;
   coefficients[1] = s10 - s00;

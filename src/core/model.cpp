@@ -118,7 +118,7 @@ std::vector<float> soft_coefficients(GateKind kind, const std::vector<float>& lo
   if (kind == GateKind::kInputWise) {
     double c[4];
     for (size_t g = 0; g < gates; ++g) {
-      input_wise_coefficients(&logits[g * kInputPatterns], c);
+      input_wise_coefficients(&logits[g * kInputPatterns], c, temperature);
       for (int q = 0; q < 4; ++q) coeffs[g * 4 + q] = float(c[q]);
     }
     return coeffs;

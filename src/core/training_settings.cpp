@@ -88,7 +88,7 @@ const std::array kSettings = {
     Setting{"gates", "--gates", kEvery, kByHand, R::kOther, 0, 0, &GivenOptions::gates,
             "how each gate is trained: softmax (the notebook's 16 logits, one per op) or "
             "inputwise (4 angles, one per input pattern: larger gradients at the pass-through "
-            "start; no --noise or --sharpen-to); default: inputwise with robust for "
+            "start; no --noise); default: inputwise with robust for "
             "checkerboards and Game of Life, else softmax (docs/training.md, \"Training "
             "recipes\")"},
     Setting{"starts", "--starts", kEvery, kByHand, R::kOther, 0, 0, &GivenOptions::starts,
@@ -116,7 +116,8 @@ const std::array kSettings = {
     Setting{"sharpen_to", "--sharpen-to", kEvery, &C::sharpen_to, R::kRate, 0, 0,
             &GivenOptions::schedule,
             "forward-only sharpening: the forward pass's final temperature, in (0, 1] (1 = off); "
-            "the gradient still flows through the undivided softmax"},
+            "the gradient still flows through the undivided softmax (input-wise gates: the "
+            "log-odds of each pattern's output are divided)"},
     Setting{"sharpen_start", "--sharpen-start", kEvery, &C::sharpen_start, R::kNonNegativeInteger,
             0, 0, &GivenOptions::schedule,
             "epoch where the forward temperature starts falling from 1"},

@@ -12,7 +12,9 @@ namespace dlca {
 inline constexpr int kInputPatterns = 4;
 
 // The affine coefficients (c0, c1, c2, c3) of f(a, b) = c0 + c1 a + c2 b + c3 ab for angles w.
-void input_wise_coefficients(const float* w, double coefficients[4]);
+// A forward temperature T below 1 (forward-only sharpening) divides the log-odds of each pattern's
+// output s by T: s_T = (1 + sin w)^(1/T) / ((1 + sin w)^(1/T) + (1 - sin w)^(1/T)); T = 1 is s.
+void input_wise_coefficients(const float* w, double coefficients[4], double temperature = 1.0);
 // dL/dw from the gate's sums G = (sum g, sum g a, sum g b, sum g a b): G is dL/dc, then through the
 // fold to dL/ds and dL/dw = cos(w) / 2 * dL/ds.
 void input_wise_gradient(const float* w, const double* sums, float* grad);
