@@ -27,7 +27,14 @@ dlca_cli_test(gates.input_wise_no_noise ${expect} --status 2
   ${g_train} --gates inputwise --noise 0.1 --epochs 2)
 # Sharpening does (the log-odds of each pattern's output over the temperature): it changes the
 # training from its start epoch on, and a run saved before it resumes into it bit for bit.
-dlca_cli_test(gates.input_wise_sharpening sh -c "${g_train} --gates inputwise --epochs 6 --threads 1   --quiet > plain.txt && ${g_train} --gates inputwise --epochs 6 --threads 1 --sharpen-to 0.2   --sharpen-start 3 --sharpen-end 6 --quiet > a_out.txt && ${g_train} --gates inputwise --epochs 3   --threads 1 --sharpen-to 0.2 --sharpen-start 3 --sharpen-end 6 --quiet --save h.json > /dev/null   && ${g_train} --gates inputwise --epochs 6 --threads 2 --sharpen-to 0.2 --sharpen-start 3   --sharpen-end 6 --quiet --resume h.json > b_out.txt && grep parameters plain.txt > p.txt   && grep parameters a_out.txt > a.txt && grep parameters b_out.txt > b.txt && test -s a.txt   && ! cmp -s p.txt a.txt && cmp a.txt b.txt && echo sharpened and resumed")
+dlca_cli_test(gates.input_wise_sharpening sh -c "${g_train} --gates inputwise --epochs 6 --threads 1 \
+  --quiet > plain.txt && ${g_train} --gates inputwise --epochs 6 --threads 1 --sharpen-to 0.2 \
+  --sharpen-start 3 --sharpen-end 6 --quiet > a_out.txt && ${g_train} --gates inputwise --epochs 3 \
+  --threads 1 --sharpen-to 0.2 --sharpen-start 3 --sharpen-end 6 --quiet --save h.json > /dev/null \
+  && ${g_train} --gates inputwise --epochs 6 --threads 2 --sharpen-to 0.2 --sharpen-start 3 \
+  --sharpen-end 6 --quiet --resume h.json > b_out.txt && grep parameters plain.txt > p.txt \
+  && grep parameters a_out.txt > a.txt && grep parameters b_out.txt > b.txt && test -s a.txt \
+  && ! cmp -s p.txt a.txt && cmp a.txt b.txt && echo sharpened and resumed")
 set_tests_properties(gates.input_wise_sharpening PROPERTIES PASS_REGULAR_EXPRESSION
   "^sharpened and resumed\n$")
 dlca_cli_test(gates.unknown_kind ${expect} --status 2 "--gates: .*sigmoid" ${g_train} --gates sigmoid)
