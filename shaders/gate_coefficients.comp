@@ -21,9 +21,9 @@ void main() {
     // Forward-only sharpening: the log-odds of s over the temperature (input_wise_gates.hpp).
     const float inverse_temperature = candidate_scalar(candidate_of_gate(gate), 2u);
     vec4 s = 0.5 + 0.5 * sine;
-    if (inverse_temperature != 1.0) {
-      const vec4 one = pow(max(1.0 + sine, 0.0), vec4(inverse_temperature));
-      s = one / (one + pow(max(1.0 - sine, 0.0), vec4(inverse_temperature)));
+    if (inverse_temperature != 1.0) {  // as src/core/input_wise_gates.cpp: no overflow, no 1 / 0
+      const vec4 r = pow(max(1.0 - abs(sine), 0.0) / (1.0 + abs(sine)), vec4(inverse_temperature));
+      s = mix(r / (1.0 + r), 1.0 / (1.0 + r), greaterThanEqual(sine, vec4(0.0)));
     }
     soft = vec4(s.x, s.z - s.x, s.y - s.x, s.x - s.y - s.z + s.w);
     for (uint p = 0u; p < 4u; ++p)

@@ -159,6 +159,12 @@ TEST_CASE("forward-only sharpening of input-wise gates divides the log-odds of s
   }
   for (int q = 0; q < 4; ++q)
     CHECK(cold[q] == doctest::Approx(kOpCoefficients[op][q]).epsilon(1e-3));
+  // Any temperature of the range stays finite, also at sin w = +-1.
+  const float edge[4] = {std::numbers::pi_v<float> / 2, -std::numbers::pi_v<float> / 2, 0.4f,
+                         -0.3f};
+  double frozen[4];
+  input_wise_coefficients(edge, frozen, 1e-7);
+  for (int q = 0; q < 4; ++q) CHECK(frozen[q] == kOpCoefficients[input_wise_op(edge)][q]);
   // The model's fold of every gate takes the temperature too.
   std::vector<float> angles(3 * kInputPatterns);
   for (size_t i = 0; i < angles.size(); ++i) angles[i] = w[i % 4];

@@ -18,9 +18,11 @@ double pattern_output(float w) { return 0.5 + 0.5 * std::sin(double(w)); }
 // s with its log-odds divided by the temperature (input_wise_gates.hpp); s itself at 1.
 double sharpened_pattern_output(float w, double temperature) {
   if (temperature == 1.0) return pattern_output(w);
-  const double sine = std::sin(double(w)), power = 1.0 / temperature;
-  const double one = std::pow(1.0 + sine, power), zero = std::pow(1.0 - sine, power);
-  return one / (one + zero);
+  // The odds of the likelier side, (1 + |sin w|) / (1 - |sin w|), to the power 1/T, as their
+  // inverse r in [0, 1]: no overflow at any temperature, no division by 0 at sin w = +-1.
+  const double sine = std::sin(double(w));
+  const double r = std::pow((1.0 - std::abs(sine)) / (1.0 + std::abs(sine)), 1.0 / temperature);
+  return sine >= 0 ? 1.0 / (1.0 + r) : r / (1.0 + r);
 }
 
 }  // namespace
