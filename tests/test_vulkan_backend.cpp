@@ -137,15 +137,12 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
         c.adam_beta1 = 0.8f;
         c.weight_decay = 0.03f;
       }
-      if (variant == 2) {  // input-wise gates' sharpening: the log-odds of s over the temperature
+      if (sharpened || variant == 2) {  // input-wise gates: the log-odds of s over the temperature
         c.sharpen_to = 0.2f;
         c.sharpen_start = 5;
         c.sharpen_end = 15;
       }
       if (sharpened) {  // and logit noise from epoch 8
-        c.sharpen_to = 0.2f;
-        c.sharpen_start = 5;
-        c.sharpen_end = 15;
         c.noise = 0.5f;
         c.noise_start = 8;
         c.adam_eps = 0.01f;   // the device's AdamW takes the configuration's epsilon too,

@@ -12,15 +12,13 @@ namespace dlca {
 
 namespace {
 
-// s = (1 + sin w) / 2: the chance that the gate outputs 1 on a pattern.
-double pattern_output(float w) { return 0.5 + 0.5 * std::sin(double(w)); }
-
-// s with its log-odds divided by the temperature (input_wise_gates.hpp); s itself at 1.
-double sharpened_pattern_output(float w, double temperature) {
-  if (temperature == 1.0) return pattern_output(w);
+// s = (1 + sin w) / 2: the chance that the gate outputs 1 on a pattern; below temperature 1, s
+// with its log-odds divided by the temperature (input_wise_gates.hpp).
+double pattern_output(float w, double temperature = 1.0) {
+  const double sine = std::sin(double(w));
+  if (temperature == 1.0) return 0.5 + 0.5 * sine;
   // The odds of the likelier side, (1 + |sin w|) / (1 - |sin w|), to the power 1/T, as their
   // inverse r in [0, 1]: no overflow at any temperature, no division by 0 at sin w = +-1.
-  const double sine = std::sin(double(w));
   const double r = std::pow((1.0 - std::abs(sine)) / (1.0 + std::abs(sine)), 1.0 / temperature);
   return sine >= 0 ? 1.0 / (1.0 + r) : r / (1.0 + r);
 }
@@ -28,10 +26,8 @@ double sharpened_pattern_output(float w, double temperature) {
 }  // namespace
 
 void input_wise_coefficients(const float* w, double coefficients[4], double temperature) {
-  const double s00 = sharpened_pattern_output(w[0], temperature);
-  const double s01 = sharpened_pattern_output(w[1], temperature);
-  const double s10 = sharpened_pattern_output(w[2], temperature);
-  const double s11 = sharpened_pattern_output(w[3], temperature);
+  const double s00 = pattern_output(w[0], temperature), s01 = pattern_output(w[1], temperature);
+  const double s10 = pattern_output(w[2], temperature), s11 = pattern_output(w[3], temperature);
   // sum over patterns of P(pattern) s: (1-a)(1-b) s00 + (1-a) b s01 + a (1-b) s10 + a b s11.
   coefficients[0] = s00;
   coefficients[1] = s10 - s00;
