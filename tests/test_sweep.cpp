@@ -283,6 +283,28 @@ TEST_CASE("sweep: loss channels in another order train the same runs: refused as
                        dlca::ConfigError);
 }
 
+TEST_CASE("sweep: says where each run in flight stands while it trains") {
+  dlca::SweepSpec spec;
+  spec.seeds = dlca::parse_seeds("1-2");
+  spec.epochs = 3;
+  spec.settings = {dlca::parse_setting("starts=1"), dlca::parse_setting("repair=false")};
+  dlca::testing::ScratchDir dir;
+  dlca::Sweep sweep(spec, tiny_experiment(), dir / "s");
+  sweep.open();
+  std::ostringstream progress;
+  REQUIRE(dlca::run_sweep_locally(sweep, 1, 1, progress, 0));  // a report after every round
+  const std::string text = progress.str();
+  for (const char* line : {"] seed 1 starts=1;repair=false: epoch 1/3, hard ",
+                           "] seed 1 starts=1;repair=false: epoch 3/3, hard ",
+                           "] seed 2 starts=1;repair=false: epoch 2/3, hard "})
+    CHECK_MESSAGE(text.find(line) != std::string::npos, std::string(line), " in:\n", text);
+  // Before seed 2 starts, the line of seed 1's finish; seed 1 is no longer reported after it.
+  const size_t finished = text.find("[1/2] seed 1");
+  REQUIRE(finished != std::string::npos);
+  CHECK(text.find("] seed 1 ", finished + 5) == std::string::npos);  // past "[1/2] seed 1"
+  CHECK(text.find("] seed 2 ") > finished);
+}
+
 TEST_CASE("sweep: runs trained two at once equal the same runs trained one at a time") {
   // Also the sweep's share of the ThreadSanitizer run (tools/test.sh): two jobs, two threads.
   dlca::SweepSpec spec;

@@ -371,7 +371,8 @@ size_t Sweep::finished_count() const {
   return size_t(std::count_if(rows_.begin(), rows_.end(), [](const auto& r) { return r; }));
 }
 
-std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
+std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads,
+                                     TrainingObserver* watch) const {
   const auto started = std::chrono::steady_clock::now();
   if (task_json(experiment_.task) != task_)
     throw FileError(
@@ -385,6 +386,7 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads) const {
                                           // seed and options
   SignalSeen signals;                     // the sweep's program handles them, for all its runs
   request.run.observers = {&signals};
+  if (watch != nullptr) request.run.observers.push_back(watch);
   const std::string model = "models/" + run.id + ".json";
   request.run.save_path = (fs::path(directory_) / model).string();
   PreparedTraining prepared = start_training(request);
@@ -583,7 +585,17 @@ std::string progress_line(const SweepRow& row, size_t done, size_t total) {
                      row.wall_seconds);
 }
 
-bool run_sweep_locally(Sweep& sweep, int jobs, int threads, std::ostream& out) {
+std::string in_flight_line(const SweepRun& run, const TrainingRound& round) {
+  std::string which = round.which;  // "  start 2/4  budget 37%"
+  which.erase(0, which.find_first_not_of(' '));
+  return fmt::format("seed {}{}{}: epoch {}/{}, hard {:g}{}{}, about {} left", run.seed,
+                     run.options.empty() ? "" : " ", run.options, round.shown.epoch + 1,
+                     round.epochs, round.shown.hard_loss, which.empty() ? "" : ", ", which,
+                     format_seconds(round.seconds_left));
+}
+
+bool run_sweep_locally(Sweep& sweep, int jobs, int threads, std::ostream& out,
+                       double report_every_seconds) {
   std::vector<size_t> pending;
   for (const SweepRun& run : sweep.runs())
     if (!sweep.finished(run.index)) pending.push_back(run.index);
@@ -591,9 +603,23 @@ bool run_sweep_locally(Sweep& sweep, int jobs, int threads, std::ostream& out) {
   const int cores = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
   const int per_run = jobs == 1 ? threads : std::max(1, cores / jobs);
   std::atomic<size_t> next{0};
-  std::mutex mutex;  // guards the sweep's rows and files, `out` and `failure`
+  std::mutex mutex;  // guards the sweep's rows and files, `out`, `failure` and the runs in flight
   std::string failure;
   bool stopped = false;
+  std::map<size_t, std::string> in_flight;  // by run index: in_flight_line of its last round
+  const auto started = std::chrono::steady_clock::now();
+  auto last_report = started;
+  const auto watch_run = [&](size_t index, const TrainingRound& round) {
+    std::lock_guard lock(mutex);
+    in_flight[index] = in_flight_line(sweep.runs()[index], round);
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_report).count() < report_every_seconds) return;
+    last_report = now;
+    const std::string elapsed =
+        format_seconds(std::chrono::duration<double>(now - started).count());
+    for (const auto& [i, text] : in_flight) out << "  [" << elapsed << "] " << text << "\n";
+    out << std::flush;
+  };
   const auto work = [&] {
     while (true) {
       {
@@ -603,8 +629,14 @@ bool run_sweep_locally(Sweep& sweep, int jobs, int threads, std::ostream& out) {
       const size_t i = next++;
       if (i >= pending.size()) return;
       try {
-        const std::optional<SweepRow> row = sweep.train(sweep.runs()[pending[i]], per_run);
+        CallbackObserver watch;
+        watch.on_round = [&, index = pending[i]](const TrainingRound& round) {
+          watch_run(index, round);
+          return true;
+        };
+        const std::optional<SweepRow> row = sweep.train(sweep.runs()[pending[i]], per_run, &watch);
         std::lock_guard lock(mutex);
+        in_flight.erase(pending[i]);
         if (!row) {
           stopped = true;
           return;
@@ -613,6 +645,7 @@ bool run_sweep_locally(Sweep& sweep, int jobs, int threads, std::ostream& out) {
         out << progress_line(*row, sweep.finished_count(), sweep.runs().size()) << std::flush;
       } catch (const std::exception& e) {
         std::lock_guard lock(mutex);
+        in_flight.erase(pending[i]);
         if (failure.empty())
           failure = fmt::format("run {}: {}", sweep.runs()[pending[i]].id, e.what());
         return;

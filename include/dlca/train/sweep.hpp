@@ -16,6 +16,7 @@
 
 #include "dlca/io/file_lock.hpp"
 #include "dlca/train/experiment_file.hpp"
+#include "dlca/train/training_observer.hpp"
 
 namespace dlca {
 
@@ -99,8 +100,10 @@ class Sweep {
   size_t finished_count() const;
 
   // Trains one run on the CPU with `threads` threads (0: all), saving its model under
-  // DIR/models/. Returns nothing when a signal stopped it before its end (not recorded).
-  std::optional<SweepRow> train(const SweepRun& run, int threads) const;
+  // DIR/models/; `watch`, when given, sees its rounds as they are trained. Returns nothing when a
+  // signal stopped it before its end (not recorded).
+  std::optional<SweepRow> train(const SweepRun& run, int threads,
+                                TrainingObserver* watch = nullptr) const;
   // Records a finished run: DIR/runs/<id>.json, then runs.csv, runs.json and summary.md again.
   void record(size_t run, const SweepRow& row);
 
@@ -132,8 +135,16 @@ class Sweep {
 // One line per finished run for the progress output.
 std::string progress_line(const SweepRow& row, size_t done, size_t total);
 
+// Where a run in flight stands, for the sweep's progress: "seed 3: epoch 1200/3500, hard 14, about
+// 9m05s left" (a halving run adds its start and budget).
+std::string in_flight_line(const SweepRun& run, const TrainingRound& round);
+
 // Runs the unfinished runs of an opened sweep on this machine, `jobs` at once, threads split
-// between them. Prints a progress line per run to `out`. Returns false when a signal stopped it.
-bool run_sweep_locally(Sweep& sweep, int jobs, int threads, std::ostream& out);
+// between them. Prints a progress line per finished run to `out`, and every
+// `report_every_seconds` while runs train, one line of where each run in flight stands (a sweep
+// of long runs would otherwise say nothing until its first run ends). Returns false when a
+// signal stopped it.
+bool run_sweep_locally(Sweep& sweep, int jobs, int threads, std::ostream& out,
+                       double report_every_seconds = 60);
 
 }  // namespace dlca
