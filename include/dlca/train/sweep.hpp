@@ -16,9 +16,10 @@
 
 #include "dlca/io/file_lock.hpp"
 #include "dlca/train/experiment_file.hpp"
-#include "dlca/train/training_observer.hpp"
 
 namespace dlca {
+
+class TrainingObserver;  // dlca/train/training_observer.hpp
 
 // --set KEY=V1,V2: a configuration key and the values to try, as typed.
 struct SweepSetting {
@@ -134,10 +135,6 @@ class Sweep {
 
 // One line per finished run for the progress output.
 std::string progress_line(const SweepRow& row, size_t done, size_t total);
-
-// Where a run in flight stands, for the sweep's progress: "seed 3: epoch 1200/3500, hard 14, about
-// 9m05s left" (a halving run adds its start and budget).
-std::string in_flight_line(const SweepRun& run, const TrainingRound& round);
 
 // Runs the unfinished runs of an opened sweep on this machine, `jobs` at once, threads split
 // between them. Prints a progress line per finished run to `out`, and every
