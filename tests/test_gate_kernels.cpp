@@ -1,0 +1,108 @@
+// The SIMD gate kernels against a plain per-position version of them, bit for bit, on every
+// compiled Highway target with fused multiply-add (AVX2, AVX-512): training on any such machine
+// computes the same gradients, so a seed trains to the same circuit on each.
+#include <doctest/doctest.h>
+
+#include <hwy/aligned_allocator.h>
+#include <hwy/targets.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "cpu/gate_kernels.hpp"
+
+using namespace dlca;
+using kernels::kRowAlign;
+
+namespace {
+
+// Rows of one small program: 0-2 inputs, 3-6 written by the ops below; gate 1 is used twice, and
+// op 2 reads the same row twice (its two gradients land on one row).
+const std::vector<GateOp> kOps = {{0, 1, 3, 0}, {3, 2, 4, 1}, {4, 4, 5, 2}, {5, 0, 6, 1}};
+constexpr size_t kRows = 7, kGates = 3;
+
+void forward_by_position(const float* coeffs, float* rows, size_t stride) {
+  for (const GateOp& op : kOps) {
+    const float* c = coeffs + 4 * op.gate;
+    for (size_t x = 0; x < stride; ++x) {
+      const float a = rows[op.a * stride + x], b = rows[op.b * stride + x];
+      rows[op.out * stride + x] = std::fma(std::fma(c[3], a, c[2]), b, std::fma(c[1], a, c[0]));
+    }
+  }
+}
+
+// Every sum kept per position modulo kRowAlign, then folded by sum_of_row_group.
+void backward_by_position(const float* coeffs, const float* rows, float* grad, size_t stride,
+                          double* gate_sums) {
+  for (size_t i = kOps.size(); i-- > 0;) {
+    const GateOp op = kOps[i];
+    const float* c = coeffs + 4 * op.gate;
+    float partial[4][kRowAlign] = {};
+    for (size_t x = 0; x < stride; ++x) {
+      const float g = grad[op.out * stride + x], a = rows[op.a * stride + x],
+                  b = rows[op.b * stride + x];
+      const float g_a = g * a;
+      float* p = &partial[0][x % kRowAlign];
+      p[0] += g;
+      p[kRowAlign] += g_a;
+      p[2 * kRowAlign] = std::fma(g, b, p[2 * kRowAlign]);
+      p[3 * kRowAlign] = std::fma(g_a, b, p[3 * kRowAlign]);
+      float& ga = grad[op.a * stride + x];
+      ga = std::fma(g, std::fma(c[3], b, c[1]), ga);
+      float& gb = grad[op.b * stride + x];
+      gb = std::fma(g, std::fma(c[3], a, c[2]), gb);
+    }
+    for (int q = 0; q < 4; ++q) gate_sums[4 * op.gate + q] += kernels::sum_of_row_group(partial[q]);
+  }
+}
+
+bool has_fused_multiply_add(int64_t target) {
+#if HWY_ARCH_X86
+  return target <= HWY_AVX2;  // x86 targets: lower bits are newer; AVX2 is the first with FMA
+#else
+  (void)target;
+  return false;
+#endif
+}
+
+}  // namespace
+
+TEST_CASE("gate kernels: the same bits as the per-position sums on every FMA target") {
+  const size_t stride = 5 * kRowAlign;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::vector<float> coeffs(4 * kGates), inputs(kRows * stride), upstream(kRows * stride);
+  for (float& v : coeffs) v = unit(rng);
+  for (float& v : inputs) v = unit(rng);
+  for (float& v : upstream) v = unit(rng);
+
+  std::vector<float> want_rows = inputs, want_grad = upstream;
+  std::vector<double> want_sums(4 * kGates, 0.0);
+  forward_by_position(coeffs.data(), want_rows.data(), stride);
+  backward_by_position(coeffs.data(), want_rows.data(), want_grad.data(), stride, want_sums.data());
+
+  auto rows = hwy::AllocateAligned<float>(kRows * stride);
+  auto grad = hwy::AllocateAligned<float>(kRows * stride);
+  int checked = 0;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    if (!has_fused_multiply_add(target)) continue;
+    const std::string target_name = hwy::TargetName(target);
+    CAPTURE(target_name);
+    hwy::SetSupportedTargetsForTest(target);
+    REQUIRE(std::string(kernels::selected_target()) == target_name);
+    std::memcpy(rows.get(), inputs.data(), inputs.size() * sizeof(float));
+    std::memcpy(grad.get(), upstream.data(), upstream.size() * sizeof(float));
+    std::vector<double> sums(4 * kGates, 0.0);
+    kernels::forward_ops(kOps.data(), kOps.size(), coeffs.data(), rows.get(), stride);
+    kernels::backward_ops(kOps.data(), kOps.size(), coeffs.data(), rows.get(), grad.get(), stride,
+                          sums.data());
+    CHECK(std::memcmp(rows.get(), want_rows.data(), want_rows.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(grad.get(), want_grad.data(), want_grad.size() * sizeof(float)) == 0);
+    CHECK(sums == want_sums);
+    ++checked;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  MESSAGE("FMA targets checked: " << checked);
+}
