@@ -30,31 +30,68 @@ void ForwardOps(const GateOp* ops, size_t num_ops, const float* coeffs, float* r
   }
 }
 
-// The sum of kRowAlign per-position partial sums held in kCount vectors (vector j holds positions
-// j * lanes on), folded in the order of sum_of_row_group: the upper half of the positions onto the
-// lower, again, then (0 + 2) + (1 + 3). Whole vectors are added while there are several, then
-// vector halves; the last four partial sums are added one by one.
+// Positions of a row group added pairwise in the order of sum_of_row_group, the upper half onto
+// the lower, until four partial sums are left: while there are several vectors (vector j holds
+// positions j * lanes on), whole vectors are added, then vector halves. Returns one vector of four
+// lanes where a vector has at least four lanes; on a one-lane target the four come back in
+// partial[0..3].
 template <size_t kCount, class D>
-HWY_INLINE float FoldRowGroup(D d, hn::Vec<D>* partial) {
+HWY_INLINE auto FoldToFourPositions(D d, hn::Vec<D>* partial) {
   constexpr size_t lanes = hn::MaxLanes(d);
-  if constexpr (kCount * lanes > 4) {
-    if constexpr (kCount > 1) {
-      for (size_t j = 0; j < kCount / 2; ++j)
-        partial[j] = hn::Add(partial[j], partial[j + kCount / 2]);
-      return FoldRowGroup<kCount / 2>(d, partial);
-    } else {
-#if HWY_TARGET != HWY_SCALAR  // one lane there: never reached, and no UpperHalf to name
-      const hn::Half<D> dh;
-      hn::Vec<decltype(dh)> half =
-          hn::Add(hn::LowerHalf(dh, partial[0]), hn::UpperHalf(dh, partial[0]));
-      return FoldRowGroup<1>(dh, &half);
+  if constexpr (kCount * lanes > 4 && kCount > 1) {
+    for (size_t j = 0; j < kCount / 2; ++j)
+      partial[j] = hn::Add(partial[j], partial[j + kCount / 2]);
+    return FoldToFourPositions<kCount / 2>(d, partial);
+#if HWY_TARGET != HWY_SCALAR  // one lane there: no halves to name
+  } else if constexpr (lanes > 4) {
+    const hn::Half<D> dh;
+    hn::Vec<decltype(dh)> half =
+        hn::Add(hn::LowerHalf(dh, partial[0]), hn::UpperHalf(dh, partial[0]));
+    return FoldToFourPositions<1>(dh, &half);
 #endif
-    }
   } else {
-    HWY_ALIGN float last[4];
-    for (size_t j = 0; j < kCount; ++j) hn::Store(partial[j], d, last + j * lanes);
-    return (last[0] + last[2]) + (last[1] + last[3]);
+    return partial[0];
   }
+}
+
+// Adds to sums[0..3] the folds of four row groups of partial sums, each as sum_of_row_group adds:
+// (p0 + p2) + (p1 + p3) of its last four partial sums. With four lanes that last step is one
+// transposition for all four sums: interleaving gives (p0 + p2, p1 + p3) of two sums at once.
+template <size_t kVectors, class D>
+HWY_INLINE void AddFoldsOfFour(D d, hn::Vec<D>* s0, hn::Vec<D>* s1, hn::Vec<D>* s2, hn::Vec<D>* s3,
+                               double* sums) {
+  HWY_ALIGN float last[4];
+#if HWY_TARGET != HWY_SCALAR  // one lane there: no interleaving to name
+  if constexpr (hn::MaxLanes(d) >= 4) {
+    const auto f0 = FoldToFourPositions<kVectors>(d, s0);
+    const auto f1 = FoldToFourPositions<kVectors>(d, s1);
+    const auto f2 = FoldToFourPositions<kVectors>(d, s2);
+    const auto f3 = FoldToFourPositions<kVectors>(d, s3);
+    const hn::DFromV<decltype(f0)> d4;
+    // (f0[0] + f0[2], f1[0] + f1[2], f0[1] + f0[3], f1[1] + f1[3]), and the same of f2 and f3.
+    const auto pairs01 = hn::Add(hn::InterleaveLower(d4, f0, f1), hn::InterleaveUpper(d4, f0, f1));
+    const auto pairs23 = hn::Add(hn::InterleaveLower(d4, f2, f3), hn::InterleaveUpper(d4, f2, f3));
+    const auto folds = hn::Add(hn::ConcatLowerLower(d4, pairs23, pairs01),
+                               hn::ConcatUpperUpper(d4, pairs23, pairs01));
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // four doubles in one vector: add them there
+    const hn::Rebind<double, decltype(d4)> dd;
+    hn::StoreU(hn::Add(hn::LoadU(dd, sums), hn::PromoteTo(dd, folds)), dd, sums);
+    return;
+#else
+    hn::Store(folds, d4, last);
+#endif
+  } else
+#endif
+  {
+    hn::Vec<D>* partials[4] = {s0, s1, s2, s3};
+    for (size_t q = 0; q < 4; ++q) {
+      FoldToFourPositions<kVectors>(d, partials[q]);
+      float p[4];
+      for (size_t j = 0; j < 4; ++j) p[j] = hn::GetLane(partials[q][j]);
+      last[q] = (p[0] + p[2]) + (p[1] + p[3]);
+    }
+  }
+  for (size_t q = 0; q < 4; ++q) sums[q] += last[q];
 }
 
 void BackwardOps(const GateOp* ops, size_t num_ops, const float* coeffs, const float* rows,
@@ -62,7 +99,7 @@ void BackwardOps(const GateOp* ops, size_t num_ops, const float* coeffs, const f
   constexpr hn::ScalableTag<float> d;
   // Each sum is kept in kRowAlign per-position partial sums (position x goes to x % kRowAlign),
   // kVectors vectors of them, folded in the order of sum_of_row_group: the same additions in the
-  // same order on every target, whatever its vector width (gate_kernels.hpp, FoldRowGroup).
+  // same order on every target, whatever its vector width (gate_kernels.hpp, AddFoldsOfFour).
   constexpr size_t lanes = hn::MaxLanes(d);
   constexpr size_t kVectors = kRowAlign / lanes;
   static_assert(kVectors * lanes == kRowAlign, "a row group is a whole number of vectors");
@@ -93,11 +130,7 @@ void BackwardOps(const GateOp* ops, size_t num_ops, const float* coeffs, const f
         hn::Store(hn::MulAdd(vg, hn::MulAdd(c3, va, c2), hn::Load(d, gb + x)), d, gb + x);
       }
     }
-    double* sums = gate_sums + 4 * size_t(op.gate);
-    sums[0] += FoldRowGroup<kVectors>(d, s0);
-    sums[1] += FoldRowGroup<kVectors>(d, s1);
-    sums[2] += FoldRowGroup<kVectors>(d, s2);
-    sums[3] += FoldRowGroup<kVectors>(d, s3);
+    AddFoldsOfFour<kVectors>(d, s0, s1, s2, s3, gate_sums + 4 * size_t(op.gate));
   }
 }
 
