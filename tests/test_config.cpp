@@ -445,6 +445,12 @@ TEST_CASE("more rounds: robust gives a picture two after its epochs, the schedul
   ExperimentConfig once = picture;  // within its epochs the rounds change nothing
   once.rounds = 0;
   CHECK(last_epoch(once) == 3000);
+  // The rounds a run began by the epochs it trained (a sweep row's extra_rounds): none within its
+  // epochs, the first from epoch 3000 (3001 trained), the second from 4500.
+  for (const auto& [trained, begun] : std::vector<std::pair<int64_t, int64_t>>{
+           {1200, 0}, {3000, 0}, {3001, 1}, {4500, 1}, {4501, 2}, {6000, 2}})
+    CHECK(rounds_begun(picture, trained) == begun);
+  CHECK(rounds_begun(once, 4501) == 0);
   for (int64_t e = 0; e < 3000; e += 7) {
     CHECK(forward_temperature(picture, e) == forward_temperature(once, e));
     CHECK(noise_scale(picture, e) == noise_scale(once, e));

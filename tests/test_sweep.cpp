@@ -119,6 +119,34 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   CHECK(refusal("extra", 1) == "unknown key \"extra\"");
   CHECK(refusal("final_hard_loss", 0.5) ==
         "final_hard_loss: must be a whole number of bits, got 0.5");
+  // The rounds begun and the repair's hard losses: kept, checked, and absent in older rows.
+  dlca::SweepRow repaired = good;
+  repaired.extra_rounds = 2;
+  repaired.repair_hard_loss_before = 12;
+  repaired.repair_hard_loss_after = 3;
+  const nlohmann::json with_repair = repaired.to_json();
+  CHECK(with_repair["extra_rounds"] == 2);
+  CHECK(with_repair["repair_hard_loss_after"] == 3.0);
+  CHECK(dlca::SweepRow::from_json(with_repair).to_json() == with_repair);
+  CHECK(row["extra_rounds"].is_null());
+  CHECK(row["repair_hard_loss_before"].is_null());
+  nlohmann::json before_them = with_repair;
+  for (const char* key : {"extra_rounds", "repair_hard_loss_before", "repair_hard_loss_after"})
+    before_them.erase(key);
+  CHECK(dlca::SweepRow::from_json(before_them).to_json() == row);
+  for (const auto& [key, value, why] :
+       {std::tuple<const char*, nlohmann::json, const char*>{
+            "extra_rounds", 17, "extra_rounds: must be at most 16, got 17"},
+        {"repair_hard_loss_after", nullptr,
+         "repair_hard_loss_before, repair_hard_loss_after: both or neither (a repair has both)"},
+        {"repair_hard_loss_before", 2.5,
+         "repair_hard_loss_before: must be a whole number of bits, got 2.5"},
+        {"repair_hard_loss_after", -1,
+         "repair_hard_loss_after: must be a finite number >= 0, got -1"}}) {
+    nlohmann::json bad = with_repair;
+    bad[key] = value;
+    CHECK_THROWS_WITH(dlca::SweepRow::from_json(bad), why);
+  }
   nlohmann::json never = row;
   never["first_zero_epoch"] = nullptr;
   never["final_hard_loss"] = 0;
@@ -152,6 +180,11 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
     bad[key] = value;
     CHECK_THROWS_WITH(dlca::SweepRow::from_json(bad), why);
   }
+  nlohmann::json repaired_away = ran_away;  // no model, so no repair of one
+  repaired_away["repair_hard_loss_before"] = 5;
+  repaired_away["repair_hard_loss_after"] = 4;
+  CHECK_THROWS_WITH(dlca::SweepRow::from_json(repaired_away),
+                    "repair_hard_loss_before: must be null for a diverged run");
 }
 
 TEST_CASE("sweep: the Wilson interval of a solve rate") {

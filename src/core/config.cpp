@@ -187,6 +187,11 @@ int64_t last_epoch(const ExperimentConfig& c) {
   return c.epochs + int64_t(c.rounds) * schedule_period(c);
 }
 
+int64_t rounds_begun(const ExperimentConfig& c, int64_t epochs_trained) {
+  const int64_t period = schedule_period(c), past = epochs_trained - c.epochs;
+  return c.rounds > 0 && period > 0 && past > 0 ? (past + period - 1) / period : 0;
+}
+
 int64_t schedule_epoch(const ExperimentConfig& c, int64_t epoch) {
   const int64_t period = schedule_period(c);
   if (period <= 0) return epoch;

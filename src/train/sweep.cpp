@@ -427,6 +427,13 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads,
   row.model = model;
   row.epochs = summary.epochs;
   row.logits_checksum = summary.logits_checksum;
+  // (The run's configuration as trained: the recipe's schedule and rounds applied.)
+  if (prepared.config.rounds > 0)
+    row.extra_rounds = rounds_begun(prepared.config, summary.epochs);
+  if (summary.repair.is_object()) {
+    row.repair_hard_loss_before = summary.repair.at("hard_loss_before").get<double>();
+    row.repair_hard_loss_after = summary.repair.at("hard_loss_after").get<double>();
+  }
   return row;
 }
 
@@ -447,18 +454,18 @@ void Sweep::write_tables() const {
 std::string Sweep::csv() const {
   std::string text =
       "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,"
-      "wall_seconds,model,epochs,logits_checksum,diverged_epoch\n";
+      "wall_seconds,model,epochs,logits_checksum,diverged_epoch,extra_rounds,"
+      "repair_hard_loss_before,repair_hard_loss_after\n";
   const auto number = [](double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : ""; };
-  const auto optional = [](const std::optional<int64_t>& v) {
-    return v ? std::to_string(*v) : std::string();
-  };
+  const auto optional = [](const auto& v) { return v ? fmt::format("{}", *v) : std::string(); };
   for (const auto& r : rows_)
     if (r)
-      text += fmt::format("{},{},{},{},{},{},{},{:.3f},{},{},{},{}\n", r->seed,
-                          csv_field(r->options), optional(r->first_zero_epoch),
-                          number(r->final_soft_loss), number(r->final_hard_loss), r->active_gates,
-                          r->pruned_gates, r->wall_seconds, csv_field(r->model), r->epochs,
-                          r->logits_checksum, optional(r->diverged_epoch));
+      text += fmt::format(
+          "{},{},{},{},{},{},{},{:.3f},{},{},{},{},{},{},{}\n", r->seed, csv_field(r->options),
+          optional(r->first_zero_epoch), number(r->final_soft_loss), number(r->final_hard_loss),
+          r->active_gates, r->pruned_gates, r->wall_seconds, csv_field(r->model), r->epochs,
+          r->logits_checksum, optional(r->diverged_epoch), optional(r->extra_rounds),
+          optional(r->repair_hard_loss_before), optional(r->repair_hard_loss_after));
   return text;
 }
 
@@ -571,18 +578,25 @@ std::string Sweep::summary_markdown() const {
 }
 
 std::string progress_line(const SweepRow& row, size_t done, size_t total) {
-  return fmt::format("[{}/{}] seed {}{}{}: {} ({:.1f} s)\n", done, total, row.seed,
-                     row.options.empty() ? "" : " ", row.options,
-                     solved(row) ? fmt::format("solved at epoch {}", *row.first_zero_epoch)
-                     : row.diverged_epoch
-                         ? fmt::format("diverged in epoch {} (its loss or gradient not finite)",
-                                       *row.diverged_epoch)
-                     : row.first_zero_epoch
-                         ? fmt::format("not solved (hard loss {:g} after {} epochs; 0 at epoch {})",
-                                       row.final_hard_loss, row.epochs, *row.first_zero_epoch)
-                         : fmt::format("not solved (hard loss {:g} after {} epochs)",
-                                       row.final_hard_loss, row.epochs),
-                     row.wall_seconds);
+  // How the rounds and the repair went, when they ran: "; extra round 1", "; repair 12 -> 0".
+  std::string how;
+  if (row.extra_rounds && *row.extra_rounds > 0)
+    how += fmt::format("; extra round {}", *row.extra_rounds);
+  if (row.repair_hard_loss_before && row.repair_hard_loss_after)
+    how += fmt::format("; repair {:g} -> {:g}", *row.repair_hard_loss_before,
+                       *row.repair_hard_loss_after);
+  return fmt::format(
+      "[{}/{}] seed {}{}{}: {} ({:.1f} s)\n", done, total, row.seed, row.options.empty() ? "" : " ",
+      row.options,
+      solved(row)          ? fmt::format("solved at epoch {}{}", *row.first_zero_epoch, how)
+      : row.diverged_epoch ? fmt::format("diverged in epoch {} (its loss or gradient not finite)",
+                                         *row.diverged_epoch)
+      : row.first_zero_epoch
+          ? fmt::format("not solved (hard loss {:g} after {} epochs; 0 at epoch {}{})",
+                        row.final_hard_loss, row.epochs, *row.first_zero_epoch, how)
+          : fmt::format("not solved (hard loss {:g} after {} epochs{})", row.final_hard_loss,
+                        row.epochs, how),
+      row.wall_seconds);
 }
 
 namespace {

@@ -42,6 +42,9 @@ nlohmann::json SweepRow::to_json() const {
   const auto finite = [](double v) {
     return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
   };
+  const auto finite_or_null = [&](const std::optional<double>& v) {
+    return v ? finite(*v) : nlohmann::json(nullptr);
+  };
   return {{"seed", seed},
           {"options", options},
           {"first_zero_epoch", optional(first_zero_epoch)},
@@ -53,7 +56,10 @@ nlohmann::json SweepRow::to_json() const {
           {"model", model},
           {"epochs", epochs},
           {"logits_checksum", logits_checksum},
-          {"diverged_epoch", optional(diverged_epoch)}};
+          {"diverged_epoch", optional(diverged_epoch)},
+          {"extra_rounds", optional(extra_rounds)},
+          {"repair_hard_loss_before", finite_or_null(repair_hard_loss_before)},
+          {"repair_hard_loss_after", finite_or_null(repair_hard_loss_after)}};
 }
 
 SweepRow SweepRow::from_json(const nlohmann::json& j) {
@@ -71,6 +77,13 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
           fmt::format("{}: must be a string, got {}", key, brief_json(j.at(key))));
     return j.at(key).get<std::string>();
   };
+  const auto whole_number = [&](const char* key) {  // hard losses: bits
+    const double value = number(key);
+    if (value != std::floor(value))
+      throw std::runtime_error(
+          fmt::format("{}: must be a whole number of bits, got {}", key, brief_json(j.at(key))));
+    return value;
+  };
   if (!j.is_object()) throw std::runtime_error("not a JSON object");
   for (const auto& [key, value] : j.items())
     if (!to_json_keys().count(key))
@@ -84,6 +97,20 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
     if (*row.first_zero_epoch > row.epochs)
       throw std::runtime_error(fmt::format("first_zero_epoch: {} is beyond epochs ({})",
                                            *row.first_zero_epoch, row.epochs));
+  }
+  // Rows of older builds have neither of these keys: read as none.
+  const auto given = [&](const char* key) { return j.contains(key) && !j.at(key).is_null(); };
+  if (given("extra_rounds")) {
+    const std::string problem = integer_problem(j.at("extra_rounds"), 0, kMaxRounds);
+    if (!problem.empty()) throw std::runtime_error("extra_rounds: " + problem);
+    row.extra_rounds = j.at("extra_rounds").get<int64_t>();
+  }
+  if (given("repair_hard_loss_before") != given("repair_hard_loss_after"))
+    throw std::runtime_error(
+        "repair_hard_loss_before, repair_hard_loss_after: both or neither (a repair has both)");
+  if (given("repair_hard_loss_before")) {
+    row.repair_hard_loss_before = whole_number("repair_hard_loss_before");
+    row.repair_hard_loss_after = whole_number("repair_hard_loss_after");
   }
   // Rows written before runs could diverge have no "diverged_epoch".
   if (j.contains("diverged_epoch") && !j.at("diverged_epoch").is_null()) {
@@ -103,6 +130,8 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
             fmt::format("{}: must be null for a diverged run, got {}", key, brief_json(j.at(key))));
     if (!text("model").empty() || !text("logits_checksum").empty())
       throw std::runtime_error("model: a diverged run has no model file");
+    if (row.repair_hard_loss_before)
+      throw std::runtime_error("repair_hard_loss_before: must be null for a diverged run");
     row.final_soft_loss = row.final_hard_loss = std::numeric_limits<double>::quiet_NaN();
     for (const char* key : {"active_gates", "pruned_gates"})
       if (j.at(key) != 0)
@@ -112,10 +141,7 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
     return row;
   }
   row.final_soft_loss = number("final_soft_loss");
-  row.final_hard_loss = number("final_hard_loss");
-  if (row.final_hard_loss != std::floor(row.final_hard_loss))
-    throw std::runtime_error(fmt::format("final_hard_loss: must be a whole number of bits, got {}",
-                                         brief_json(j.at("final_hard_loss"))));
+  row.final_hard_loss = whole_number("final_hard_loss");
   if (row.final_hard_loss == 0 && !row.first_zero_epoch)
     throw std::runtime_error("final_hard_loss: 0, but first_zero_epoch says it never was");
   row.active_gates = json_integer<int>(j.at("active_gates"), "active_gates", 0);

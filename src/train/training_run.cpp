@@ -96,13 +96,12 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
                        config.noise_start,
                        config.noise_end > 0 ? fmt::format(" to {}", config.noise_end) : "");
   if (config.rounds > 0) {
-    // (The rounds begun by the last epoch: ceil((epoch - epochs) / period), each `period` long.)
-    const int64_t period = schedule_period(config), past = summary.epochs - config.epochs;
+    const int64_t begun = rounds_begun(config, summary.epochs);
     out << fmt::format(
         "rounds: up to {} more of {} epochs of noise and sharpening after epoch {} ({}); {}\n",
-        config.rounds, period, config.epochs, option_name("rounds"),
-        past <= 0 ? std::string(summary.interrupted ? "none trained (interrupted)" : "none needed")
-                  : fmt::format("{} of them trained", (past + period - 1) / period));
+        config.rounds, schedule_period(config), config.epochs, option_name("rounds"),
+        begun == 0 ? std::string(summary.interrupted ? "none trained (interrupted)" : "none needed")
+                   : fmt::format("{} of them trained", begun));
   }
   if (config.repeat_schedule > 0)
     out << fmt::format("noise and sharpening repeated every {} epochs\n", config.repeat_schedule);

@@ -25,8 +25,10 @@ case $case_name in
 files) # the files and rows a 4-seed x 2-option sweep writes
   "$sweep" "${args[@]}" --epochs 5 --out s >out.txt || fail "exit status $?"
   [ "$(head -1 s/runs.csv)" = \
-    "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,wall_seconds,model,epochs,logits_checksum,diverged_epoch" ] ||
+    "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,wall_seconds,model,epochs,logits_checksum,diverged_epoch,extra_rounds,repair_hard_loss_before,repair_hard_loss_after" ] ||
     fail "runs.csv header: $(head -1 s/runs.csv)"
+  # The paper's recipe has no rounds and no repair: those columns stay empty.
+  [ "$(tail -n +2 s/runs.csv | cut -d, -f13-15 | sort -u)" = ",," ] || fail "rounds or repair in paper runs: $(cat s/runs.csv)"
   [ "$(tail -n +2 s/runs.csv | cut -d, -f1,2 | tr '\n' ' ')" = \
     "1,steps=2;lr=0.05 2,steps=2;lr=0.05 3,steps=2;lr=0.05 4,steps=2;lr=0.05 1,steps=2;lr=0.1 2,steps=2;lr=0.1 3,steps=2;lr=0.1 4,steps=2;lr=0.1 " ] ||
     fail "rows not in (options, seed) order: $(cut -d, -f1,2 s/runs.csv)"
@@ -67,6 +69,18 @@ recipes) # --set recipe=paper,robust: robust runs 4 starts; the same table at --
     fail "robust model file: $(ls one/models)"
   grep -q '"multi_start"' 'one/models/steps=2_recipe=paper_seed1.json' &&
     fail "a paper run wrote a multi-start record"
+  # robust repairs a run it leaves unsolved: the hard loss before and after, in the row and the
+  # progress line (the checkerboard has no rounds).
+  tail -n +2 one/runs.csv | grep 'recipe=robust' | cut -d, -f13-15 | grep -qvx ',[0-9]\+,[0-9]\+' &&
+    fail "robust rows without the repair: $(cat one/runs.csv)"
+  # A picture: up to two more rounds of noise and sharpening (robust's) after 4 epochs, then the
+  # repair; an 8x8 heart is not solved in 8 epochs, so both rounds run.
+  picture="$(dirname "$0")/../../targets/pictures/heart.png"
+  "$sweep" --target "$picture" --size 8 --seeds 1 --epochs 4 --threads 1 --out rounds >rounds.txt ||
+    fail "rounds: exit $?: $(cat rounds.txt)"
+  [ "$(tail -n +2 rounds/runs.csv | cut -d, -f10,13)" = "8,2" ] || fail "rounds: $(cat rounds/runs.csv)"
+  grep -q '^\[1/1\] seed 1: not solved (hard loss [0-9]* after 8 epochs; extra round 2; repair [0-9]* -> [0-9]*)' rounds.txt ||
+    fail "rounds progress: $(cat rounds.txt)"
   echo "sweep recipes ok"
   ;;
 resume) # SIGINT after some runs finished, then the same command again: the same table

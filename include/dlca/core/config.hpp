@@ -227,6 +227,9 @@ struct ExperimentConfig {
 int64_t schedule_period(const ExperimentConfig& config);
 // The epoch a run trains to at most: `epochs`, plus its rounds (rounds x schedule_period).
 int64_t last_epoch(const ExperimentConfig& config);
+// The rounds a run that trained `epochs_trained` epochs began after `epochs`: ceil((epochs_trained
+// - epochs) / schedule_period), 0 when it stopped within `epochs` or has no rounds.
+int64_t rounds_begun(const ExperimentConfig& config, int64_t epochs_trained);
 // The most rounds a run may have after its epochs.
 inline constexpr int kMaxRounds = 16;
 

@@ -73,6 +73,12 @@ struct SweepRow {
   // are then NaN (null in runs.json, empty in runs.csv), and it has no model file (model and
   // logits_checksum empty).
   std::optional<int64_t> diverged_epoch;
+  // With --rounds: how many more rounds of noise and sharpening the run began after its epochs (0:
+  // it stopped within them); none without --rounds, and in rows of older builds.
+  std::optional<int64_t> extra_rounds;
+  // The hard loss before and after the last repair tried (--repair), which reached 0 when the run
+  // was solved by it; none when no repair ran.
+  std::optional<double> repair_hard_loss_before, repair_hard_loss_after;
   nlohmann::json to_json() const;
   static SweepRow from_json(const nlohmann::json& json);  // throws on a malformed row
 };
