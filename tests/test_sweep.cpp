@@ -359,3 +359,28 @@ TEST_CASE("sweep: runs trained two at once equal the same runs trained one at a 
   CHECK(alone[0]["logits_checksum"] != alone[1]["logits_checksum"]);  // the seeds differ
   CHECK(trained(2) == alone);
 }
+
+TEST_CASE("sweep: the progress line says which round solved a run and what the repair did") {
+  dlca::SweepRow row;
+  row.seed = 6;
+  row.epochs = 5107;
+  row.first_zero_epoch = 5107;
+  row.wall_seconds = 1288.3;
+  row.extra_rounds = 1;
+  row.repair_hard_loss_before = 103;  // tried before the rounds, which then solved it
+  row.repair_hard_loss_after = 80;
+  CHECK(dlca::progress_line(row, 1, 2) ==
+        "[1/2] seed 6: solved at epoch 5107; extra round 1; repair 103 -> 80 (not applied) "
+        "(1288.3 s)\n");
+  row.extra_rounds = 0;  // solved by the repair at the end of its epochs
+  row.repair_hard_loss_after = 0;
+  CHECK(dlca::progress_line(row, 2, 2) ==
+        "[2/2] seed 6: solved at epoch 5107; repaired 103 -> 0 (1288.3 s)\n");
+  row.first_zero_epoch.reset();  // unsolved, no rounds given
+  row.final_hard_loss = 8;
+  row.extra_rounds.reset();
+  row.repair_hard_loss_after = 8;
+  CHECK(dlca::progress_line(row, 2, 2) ==
+        "[2/2] seed 6: not solved (hard loss 8 after 5107 epochs; repair 103 -> 8 (not applied)) "
+        "(1288.3 s)\n");
+}

@@ -428,8 +428,7 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads,
   row.epochs = summary.epochs;
   row.logits_checksum = summary.logits_checksum;
   // (The run's configuration as trained: the recipe's schedule and rounds applied.)
-  if (prepared.config.rounds > 0)
-    row.extra_rounds = rounds_begun(prepared.config, summary.epochs);
+  if (prepared.config.rounds > 0) row.extra_rounds = rounds_begun(prepared.config, summary.epochs);
   if (summary.repair.is_object()) {
     row.repair_hard_loss_before = summary.repair.at("hard_loss_before").get<double>();
     row.repair_hard_loss_after = summary.repair.at("hard_loss_after").get<double>();
@@ -578,13 +577,17 @@ std::string Sweep::summary_markdown() const {
 }
 
 std::string progress_line(const SweepRow& row, size_t done, size_t total) {
-  // How the rounds and the repair went, when they ran: "; extra round 1", "; repair 12 -> 0".
+  // How the rounds and the repair went, when they ran: "; extra round 1", "; repaired 12 -> 0"
+  // (the repair solved it), "; repair 12 -> 3 (not applied)" (a repair that did not).
   std::string how;
   if (row.extra_rounds && *row.extra_rounds > 0)
     how += fmt::format("; extra round {}", *row.extra_rounds);
-  if (row.repair_hard_loss_before && row.repair_hard_loss_after)
-    how += fmt::format("; repair {:g} -> {:g}", *row.repair_hard_loss_before,
-                       *row.repair_hard_loss_after);
+  if (row.repair_hard_loss_before && row.repair_hard_loss_after) {
+    const bool repaired = solved(row) && *row.repair_hard_loss_after == 0;
+    how +=
+        fmt::format("; repair{} {:g} -> {:g}{}", repaired ? "ed" : "", *row.repair_hard_loss_before,
+                    *row.repair_hard_loss_after, repaired ? "" : " (not applied)");
+  }
   return fmt::format(
       "[{}/{}] seed {}{}{}: {} ({:.1f} s)\n", done, total, row.seed, row.options.empty() ? "" : " ",
       row.options,

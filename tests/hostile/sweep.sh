@@ -79,7 +79,7 @@ recipes) # --set recipe=paper,robust: robust runs 4 starts; the same table at --
   "$sweep" --target "$picture" --size 8 --seeds 1 --epochs 4 --threads 1 --out rounds >rounds.txt ||
     fail "rounds: exit $?: $(cat rounds.txt)"
   [ "$(tail -n +2 rounds/runs.csv | cut -d, -f10,13)" = "8,2" ] || fail "rounds: $(cat rounds/runs.csv)"
-  grep -q '^\[1/1\] seed 1: not solved (hard loss [0-9]* after 8 epochs; extra round 2; repair [0-9]* -> [0-9]*)' rounds.txt ||
+  grep -q '^\[1/1\] seed 1: not solved (hard loss [0-9]* after 8 epochs; extra round 2; repair [0-9]* -> [0-9]* (not applied))' rounds.txt ||
     fail "rounds progress: $(cat rounds.txt)"
   echo "sweep recipes ok"
   ;;
