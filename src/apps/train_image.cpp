@@ -188,7 +188,7 @@ int dlca::apps::train_image(int argc, char** argv, const char* program) {
         dlca::read_cell_planes(target_path, command.size, command.size, picture, command.threshold);
     const bool seeded = command.seed_cell == "center";
     if (command.chosen && !cli.quiet)
-      std::printf("%s\n", dlca::picture_description(*command.chosen, cli.config).c_str());
+      std::printf("%s\n", dlca::picture_description(*command.chosen, cli.config, seeded).c_str());
     return cli.train(program, [&](const dlca::ExperimentConfig& c) {
       return dlca::ImageTask(c, masks, command.planes(), seeded,
                              dlca::picture_source(target_path, picture, command.threshold));

@@ -54,17 +54,20 @@ PictureExperiment picture_experiment(const PictureRequest& request) {
   return out;
 }
 
-std::string picture_description(const PictureExperiment& chosen, const ExperimentConfig& config) {
+std::string picture_description(const PictureExperiment& chosen, const ExperimentConfig& config,
+                                bool seed_cell) {
   const int size = config.height;
   const bool resized = size != chosen.picture_width || size != chosen.picture_height;
   const bool mono = chosen.experiment.task.colours == "mono";
   return fmt::format(
-      "picture {}x{}{}: {} ({} colour{} besides black{}), grown on a {}x{} grid from an empty "
-      "grid with a zero boundary in {} steps{} (the colored G's architecture)",
+      "picture {}x{}{}: {} ({} colour{} besides black{}), grown on a {}x{} grid from {} with {} "
+      "in {} steps{} (the colored G's architecture)",
       chosen.picture_width, chosen.picture_height,
       resized ? fmt::format(", area-resized to {}x{}", size, size) : std::string(),
       mono ? "one channel (mono)" : "three channels (8colour)", chosen.colours_seen,
       chosen.colours_seen == 1 ? "" : "s", chosen.colours_asked ? ", as asked" : "", size, size,
+      seed_cell ? "a seed cell in the centre" : "an empty grid",
+      config.periodic ? "a periodic boundary (torus)" : "a zero boundary",
       config.loss_steps > 1 ? config.steps - config.loss_steps + 1 : config.steps,
       config.loss_steps > 1
           ? fmt::format(", kept to step {} ({})", config.steps,

@@ -16,6 +16,11 @@ dlca_cli_test(own_picture.choices_overridden ${op_train} --target ${op_pictures}
   --colours mono --size 16)
 set_tests_properties(own_picture.choices_overridden PROPERTIES PASS_REGULAR_EXPRESSION
   "^picture 32x32, area-resized to 16x16: one channel \\(mono\\) \\(3 colours besides black, as asked\\), grown on a 16x16 grid [^\n]* in 15 steps")
+# A seed cell and a torus given: the line says what is trained, not what was chosen.
+dlca_cli_test(own_picture.start_and_boundary_given ${op_train} --target ${op_pictures}/heart.png
+  --size 8 --seed-cell center --boundary periodic --no-save)
+set_tests_properties(own_picture.start_and_boundary_given PROPERTIES PASS_REGULAR_EXPRESSION
+  "^picture 24x24, area-resized to 8x8: [^\n]*, grown on a 8x8 grid from a seed cell in the centre with a periodic boundary \\(torus\\) in 15 steps")
 # Grow and stay: the line says where the picture is due and how long it is to stay.
 dlca_cli_test(own_picture.grow_and_stay ${op_train} --target ${op_pictures}/letter.png --steps 30
   --loss-steps 16 --no-save)

@@ -36,8 +36,10 @@ struct PictureExperiment {
 // channels 0 (mono) or 0-2 (8colour). Throws FileError for a picture that cannot be read and
 // ConfigError for an impossible size.
 PictureExperiment picture_experiment(const PictureRequest& request);
-// One line saying what was chosen and why, for the programs to print, with the steps of `config`
-// (the configuration finally trained: options given after the choice may change them).
-std::string picture_description(const PictureExperiment& chosen, const ExperimentConfig& config);
+// One line saying what was chosen and why, for the programs to print, with the steps and the
+// boundary of `config` and the start `seed_cell` says (what is finally trained: options given after
+// the choice, such as --steps, --boundary or --seed-cell, may change them).
+std::string picture_description(const PictureExperiment& chosen, const ExperimentConfig& config,
+                                bool seed_cell = false);
 
 }  // namespace dlca
