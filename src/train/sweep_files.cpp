@@ -113,7 +113,7 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
     row.repair_hard_loss_after = whole_number("repair_hard_loss_after");
   }
   // Rows written before runs could diverge have no "diverged_epoch".
-  if (j.contains("diverged_epoch") && !j.at("diverged_epoch").is_null()) {
+  if (given("diverged_epoch")) {
     // The index of the epoch that diverged: the epochs before it are the row's `epochs`. Rows
     // written before epochs were named by their index everywhere counted it from 1.
     row.diverged_epoch = json_integer<int64_t>(j.at("diverged_epoch"), "diverged_epoch", 0);
