@@ -217,6 +217,23 @@ TEST_CASE("a multi-start record that does not fit its model is refused") {
                        FileError);
 }
 
+TEST_CASE("multi-start repair: the record is the best candidate's, not the last one tried") {
+  ExperimentConfig c = testing::small_checkerboard();
+  c.starts = 3;
+  c.epochs = 10;  // far from solved: every candidate's repair is tried, none applied
+  c.repair = true;
+  const Run run = train(c, 2);
+  REQUIRE(run.summary.final_hard_loss > 0);
+  REQUIRE(run.summary.repair.at("applied") == false);
+  // Candidates are tried from the lowest last hard loss up (the first of equals first).
+  size_t best = 0;
+  for (size_t k = 1; k < 3; ++k)
+    if (run.candidates[k].trainer->history().back().hard_loss <
+        run.candidates[best].trainer->history().back().hard_loss)
+      best = k;
+  CHECK(run.summary.repair.at("start") == best);
+}
+
 TEST_CASE("a repeated schedule: a checkpoint of the first round continues into the next") {
   testing::ScratchDir dir;
   const ExperimentConfig once = scheduled_checkerboard();

@@ -45,7 +45,8 @@ std::string repair_line(const RepairReport& report, std::optional<int64_t> at_ep
 
 // Tries to repair the candidates' hard circuits, lowest last hard loss first, and applies the
 // first repair that reaches hard loss 0 on the whole task; returns that candidate. None is tried
-// when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips it.
+// when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips it. The
+// record is the applied repair's, else the first one tried: that of the best candidate.
 std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
                                         std::span<const size_t> starts, bool name_starts,
                                         std::optional<int64_t> at_epoch, int threads,
@@ -77,16 +78,17 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
     }
     outcome.lines.push_back(repair_line(
         report, at_epoch, name_starts ? std::optional(starts[k]) : std::nullopt, works, budget));
-    outcome.record = {{"start", starts[k]},
-                      {"epoch", candidate.epoch()},  // at --epochs, or after the last round
-                      {"hard_loss_before", report.hard_loss_before},
-                      {"hard_loss_after", report.hard_loss_after},
-                      {"gates_changed", report.changes.size()},
-                      {"hard_rollouts", report.evaluations},
-                      {"batches", report.batches},
-                      {"seconds", report.seconds},
-                      {"out_of_budget", report.out_of_budget},
-                      {"applied", works}};
+    if (works || outcome.record.is_null())
+      outcome.record = {{"start", starts[k]},
+                        {"epoch", candidate.epoch()},  // at --epochs, or after the last round
+                        {"hard_loss_before", report.hard_loss_before},
+                        {"hard_loss_after", report.hard_loss_after},
+                        {"gates_changed", report.changes.size()},
+                        {"hard_rollouts", report.evaluations},
+                        {"batches", report.batches},
+                        {"seconds", report.seconds},
+                        {"out_of_budget", report.out_of_budget},
+                        {"applied", works}};
     if (works) {
       candidate.apply_repair(report);
       return k;
