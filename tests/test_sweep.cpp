@@ -43,7 +43,7 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
   CHECK(sweep.runs()[11].config.seed == 3);
   sweep.open();
   const auto row = [&](size_t run, std::optional<int64_t> epoch, double wall,
-                       double final_hard_loss = 0) {
+                       double final_hard_loss = 0, std::optional<double> kept = std::nullopt) {
     dlca::SweepRow r;
     r.seed = sweep.runs()[run].seed;
     r.options = sweep.runs()[run].options;
@@ -56,9 +56,11 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
     dlca::write_file_atomically(dir / ("s/" + r.model), dlca::model_file_text(model, nullptr));
     r.logits_checksum = dlca::logits_checksum(model.logits);
     r.final_hard_loss = epoch ? final_hard_loss : 17;
+    r.kept_most_wrong_bits = kept;
     sweep.record(run, r);
   };
-  row(0, 100, 1), row(1, std::nullopt, 4), row(2, 300, 2), row(3, 50, 3);
+  // (As if pictures: runs 0 and 2 say how their grown picture stayed.)
+  row(0, 100, 1, 0, 0.0), row(1, std::nullopt, 4, 0, 40.0), row(2, 300, 2, 0, 5.0), row(3, 50, 3);
   row(4, 70, 5, 12);  // reached hard loss 0 at epoch 70 but ended with 12 wrong bits: not solved
   const std::string table = sweep.summary_markdown();
   // Solved, its 95 % Wilson interval, epochs to solve (median, worst), wall seconds of the solved
@@ -69,6 +71,10 @@ TEST_CASE("sweep: grid order, run names and the summary of solved runs") {
         std::string::npos);
   CHECK(table.find("| lr=0.05;steps=2 | 0/0 | - | - | - | - | - | - |\n") != std::string::npos);
   CHECK(table.find("7 runs not finished yet.") != std::string::npos);
+  // Of the solved runs that grew a picture, those whose picture stays from T to 2T (an unsolved
+  // run's picture is not counted, nor a combination none of whose solved runs grew one).
+  CHECK(table.find("to 2T:\n\n- lr=0.03;steps=2: 1 of the 2 solved\n\n7 runs") !=
+        std::string::npos);
   // A second sweep over the same directory reads the recorded rows back, once the first is closed.
   dlca::Sweep again(spec, tiny_experiment(), dir / "s");
   CHECK_THROWS_WITH_AS(again.open(), doctest::Contains("another dlca sweep is using it"),
@@ -124,14 +130,18 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   repaired.extra_rounds = 2;
   repaired.repair_hard_loss_before = 12;
   repaired.repair_hard_loss_after = 3;
+  repaired.kept_most_wrong_bits = 29;
   const nlohmann::json with_repair = repaired.to_json();
   CHECK(with_repair["extra_rounds"] == 2);
   CHECK(with_repair["repair_hard_loss_after"] == 3.0);
   CHECK(dlca::SweepRow::from_json(with_repair).to_json() == with_repair);
   CHECK(row["extra_rounds"].is_null());
   CHECK(row["repair_hard_loss_before"].is_null());
+  CHECK(with_repair["kept_most_wrong_bits"] == 29.0);
+  CHECK(row["kept_most_wrong_bits"].is_null());
   nlohmann::json before_them = with_repair;
-  for (const char* key : {"extra_rounds", "repair_hard_loss_before", "repair_hard_loss_after"})
+  for (const char* key : {"extra_rounds", "repair_hard_loss_before", "repair_hard_loss_after",
+                          "kept_most_wrong_bits"})
     before_them.erase(key);
   CHECK(dlca::SweepRow::from_json(before_them).to_json() == row);
   for (const auto& [key, value, why] :
@@ -142,7 +152,11 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
         {"repair_hard_loss_before", 2.5,
          "repair_hard_loss_before: must be a whole number of bits, got 2.5"},
         {"repair_hard_loss_after", -1,
-         "repair_hard_loss_after: must be a finite number >= 0, got -1"}}) {
+         "repair_hard_loss_after: must be a finite number >= 0, got -1"},
+        {"kept_most_wrong_bits", 1.5,
+         "kept_most_wrong_bits: must be a whole number of bits, got 1.5"},
+        {"kept_most_wrong_bits", "0",
+         "kept_most_wrong_bits: must be a finite number >= 0, got \"0\""}}) {
     nlohmann::json bad = with_repair;
     bad[key] = value;
     CHECK_THROWS_WITH(dlca::SweepRow::from_json(bad), why);
@@ -185,6 +199,10 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   repaired_away["repair_hard_loss_after"] = 4;
   CHECK_THROWS_WITH(dlca::SweepRow::from_json(repaired_away),
                     "repair_hard_loss_before: must be null for a diverged run");
+  nlohmann::json kept_away = ran_away;  // no model, so no picture grown by one
+  kept_away["kept_most_wrong_bits"] = 0;
+  CHECK_THROWS_WITH(dlca::SweepRow::from_json(kept_away),
+                    "kept_most_wrong_bits: must be null for a diverged run");
 }
 
 TEST_CASE("sweep: the Wilson interval of a solve rate") {
@@ -376,6 +394,14 @@ TEST_CASE("sweep: the progress line says which round solved a run and what the r
   row.repair_hard_loss_after = 0;
   CHECK(dlca::progress_line(row, 2, 2) ==
         "[2/2] seed 6: solved at epoch 5107; repaired 103 -> 0 (1288.3 s)\n");
+  row.kept_most_wrong_bits = 0;  // a picture that stays from the trained step T to 2T
+  CHECK(dlca::progress_line(row, 2, 2) ==
+        "[2/2] seed 6: solved at epoch 5107; repaired 103 -> 0; stays exact to 2T (1288.3 s)\n");
+  row.kept_most_wrong_bits = 29;
+  CHECK(dlca::progress_line(row, 2, 2) ==
+        "[2/2] seed 6: solved at epoch 5107; repaired 103 -> 0; does not stay (up to 29 wrong bits "
+        "by 2T) (1288.3 s)\n");
+  row.kept_most_wrong_bits.reset();
   row.first_zero_epoch.reset();  // unsolved, no rounds given
   row.final_hard_loss = 8;
   row.extra_rounds.reset();

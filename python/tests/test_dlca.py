@@ -277,6 +277,10 @@ class TrainingTest(Scratch):
         self.assertEqual((model.config["height"], model.config["width"]), (24, 24))
         self.assertEqual(model.config["loss_channels"], [0])
         self.assertEqual(model.task["kind"], "image")
+        # Whether the grown picture stays: its wrong bits at every step from T = 19 to 2T.
+        kept = model.summary["kept"]
+        self.assertEqual((kept["from"], kept["to"], len(kept["wrong_bits"])), (19, 38, 20))
+        self.assertEqual(kept["exact"], max(kept["wrong_bits"]) == 0)
         # gif(): the GIF that training's gif= writes, byte for byte (a picture grows from the
         # same empty grid); from another start, another GIF.
         model = dlca.train("image", target=heart, size=16, colours="8colour",

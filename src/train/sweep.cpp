@@ -433,6 +433,7 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads,
     row.repair_hard_loss_before = summary.repair.at("hard_loss_before").get<double>();
     row.repair_hard_loss_after = summary.repair.at("hard_loss_after").get<double>();
   }
+  if (summary.kept) row.kept_most_wrong_bits = summary.kept->most_wrong();
   return row;
 }
 
@@ -454,17 +455,18 @@ std::string Sweep::csv() const {
   std::string text =
       "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,"
       "wall_seconds,model,epochs,logits_checksum,diverged_epoch,extra_rounds,"
-      "repair_hard_loss_before,repair_hard_loss_after\n";
+      "repair_hard_loss_before,repair_hard_loss_after,kept_most_wrong_bits\n";
   const auto number = [](double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : ""; };
   const auto optional = [](const auto& v) { return v ? fmt::format("{}", *v) : std::string(); };
   for (const auto& r : rows_)
     if (r)
-      text += fmt::format(
-          "{},{},{},{},{},{},{},{:.3f},{},{},{},{},{},{},{}\n", r->seed, csv_field(r->options),
-          optional(r->first_zero_epoch), number(r->final_soft_loss), number(r->final_hard_loss),
-          r->active_gates, r->pruned_gates, r->wall_seconds, csv_field(r->model), r->epochs,
-          r->logits_checksum, optional(r->diverged_epoch), optional(r->extra_rounds),
-          optional(r->repair_hard_loss_before), optional(r->repair_hard_loss_after));
+      text += fmt::format("{},{},{},{},{},{},{},{:.3f},{},{},{},{},{},{},{},{}\n", r->seed,
+                          csv_field(r->options), optional(r->first_zero_epoch),
+                          number(r->final_soft_loss), number(r->final_hard_loss), r->active_gates,
+                          r->pruned_gates, r->wall_seconds, csv_field(r->model), r->epochs,
+                          r->logits_checksum, optional(r->diverged_epoch),
+                          optional(r->extra_rounds), optional(r->repair_hard_loss_before),
+                          optional(r->repair_hard_loss_after), optional(r->kept_most_wrong_bits));
   return text;
 }
 
@@ -537,9 +539,10 @@ std::string Sweep::summary_markdown() const {
       "|---|---|---|---|---|---|---|---|\n",
       spec_.experiment, runs_.size(), spec_.seeds.size(), combinations_.size(), command);
   size_t unfinished = 0;
+  std::string kept_lines;
   for (size_t c = 0; c < combinations_.size(); ++c) {
     std::vector<double> epochs, wall, wall_solved;
-    size_t finished = 0, diverged = 0;
+    size_t finished = 0, diverged = 0, judged_kept = 0, kept = 0;
     std::string label = combinations_[c];
     for (const SweepRun& run : runs_) {
       if (run.combination != c) continue;
@@ -554,6 +557,10 @@ std::string Sweep::summary_markdown() const {
       diverged += r->diverged_epoch.has_value();
       wall.push_back(r->wall_seconds);
       if (!solved(*r)) continue;
+      if (r->kept_most_wrong_bits) {
+        ++judged_kept;
+        kept += *r->kept_most_wrong_bits == 0;
+      }
       epochs.push_back(double(*r->first_zero_epoch));
       wall_solved.push_back(r->wall_seconds);
     }
@@ -571,7 +578,12 @@ std::string Sweep::summary_markdown() const {
                         epochs.empty() ? "-" : fmt::format("{:.1f}", median(wall_solved)),
                         epochs.empty() ? "-" : fmt::format("{:.1f}", worst(wall_solved)),
                         wall.empty() ? "-" : fmt::format("{:.1f}", median(wall)));
+    if (judged_kept > 0)
+      kept_lines += fmt::format("- {}: {} of the {} solved\n", cell, kept, judged_kept);
   }
+  if (!kept_lines.empty())
+    text += "\nSolved pictures that stay exact at every step from the trained step T to 2T:\n\n" +
+            kept_lines;
   if (unfinished > 0) text += fmt::format("\n{} runs not finished yet.\n", unfinished);
   return text;
 }
@@ -588,6 +600,12 @@ std::string progress_line(const SweepRow& row, size_t done, size_t total) {
         fmt::format("; repair{} {:g} -> {:g}{}", repaired ? "ed" : "", *row.repair_hard_loss_before,
                     *row.repair_hard_loss_after, repaired ? "" : " (not applied)");
   }
+  // A solved picture: whether it stays from the trained step T to 2T.
+  if (solved(row) && row.kept_most_wrong_bits)
+    how += *row.kept_most_wrong_bits == 0
+               ? std::string("; stays exact to 2T")
+               : fmt::format("; does not stay (up to {:g} wrong bits by 2T)",
+                             *row.kept_most_wrong_bits);
   return fmt::format(
       "[{}/{}] seed {}{}{}: {} ({:.1f} s)\n", done, total, row.seed, row.options.empty() ? "" : " ",
       row.options,

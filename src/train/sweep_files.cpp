@@ -59,7 +59,8 @@ nlohmann::json SweepRow::to_json() const {
           {"diverged_epoch", optional(diverged_epoch)},
           {"extra_rounds", optional(extra_rounds)},
           {"repair_hard_loss_before", finite_or_null(repair_hard_loss_before)},
-          {"repair_hard_loss_after", finite_or_null(repair_hard_loss_after)}};
+          {"repair_hard_loss_after", finite_or_null(repair_hard_loss_after)},
+          {"kept_most_wrong_bits", finite_or_null(kept_most_wrong_bits)}};
 }
 
 SweepRow SweepRow::from_json(const nlohmann::json& j) {
@@ -98,7 +99,7 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
       throw std::runtime_error(fmt::format("first_zero_epoch: {} is beyond epochs ({})",
                                            *row.first_zero_epoch, row.epochs));
   }
-  // Rows of older builds have neither of these keys: read as none.
+  // Rows of older builds have none of these keys: read as none.
   const auto given = [&](const char* key) { return j.contains(key) && !j.at(key).is_null(); };
   if (given("extra_rounds")) {
     const std::string problem = integer_problem(j.at("extra_rounds"), 0, kMaxRounds);
@@ -112,6 +113,8 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
     row.repair_hard_loss_before = whole_number("repair_hard_loss_before");
     row.repair_hard_loss_after = whole_number("repair_hard_loss_after");
   }
+  if (given("kept_most_wrong_bits"))
+    row.kept_most_wrong_bits = whole_number("kept_most_wrong_bits");
   // Rows written before runs could diverge have no "diverged_epoch".
   if (given("diverged_epoch")) {
     // The index of the epoch that diverged: the epochs before it are the row's `epochs`. Rows
@@ -132,6 +135,8 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
       throw std::runtime_error("model: a diverged run has no model file");
     if (row.repair_hard_loss_before)
       throw std::runtime_error("repair_hard_loss_before: must be null for a diverged run");
+    if (given("kept_most_wrong_bits"))
+      throw std::runtime_error("kept_most_wrong_bits: must be null for a diverged run");
     row.final_soft_loss = row.final_hard_loss = std::numeric_limits<double>::quiet_NaN();
     for (const char* key : {"active_gates", "pruned_gates"})
       if (j.at(key) != 0)

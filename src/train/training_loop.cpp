@@ -310,6 +310,7 @@ TrainingSummary TrainingLoop::summarize(
   summary.active_gates = active_gate_count(model);
   summary.logits_checksum = dlca::logits_checksum(model.logits);
   summary.pruned_gates = int(prune(model).gates.size());
+  summary.kept = picture_kept(model);
   summary.wall_seconds = elapsed();
   // Several candidates: the time of an epoch of them all, what the run costs per epoch.
   summary.median_epoch_ms = several_ ? median(round_ms_) : median(epoch_ms);

@@ -42,6 +42,7 @@ nlohmann::json TrainingSummary::to_json() const {
                       {"update_op_counts", update_op_counts},
                       {"repair", repair}};
   if (!candidates.is_null()) j["candidates"] = candidates;
+  if (kept) j["kept"] = kept->to_json();
   for (const auto& [key, value] : extra.items()) j[key] = value;
   return j;
 }
@@ -136,6 +137,7 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
   out << (summary.first_zero_epoch
               ? fmt::format("hard loss first reached 0 at epoch {}\n", *summary.first_zero_epoch)
               : std::string("hard loss never reached 0\n"));
+  if (summary.kept) out << summary.kept->describe() << "\n";
   out << fmt::format("active gates {} (pruned circuit: {} gates)\n", summary.active_gates,
                      summary.pruned_gates);
   out << fmt::format("parameters {}\n", summary.logits_checksum);

@@ -25,10 +25,11 @@ case $case_name in
 files) # the files and rows a 4-seed x 2-option sweep writes
   "$sweep" "${args[@]}" --epochs 5 --out s >out.txt || fail "exit status $?"
   [ "$(head -1 s/runs.csv)" = \
-    "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,wall_seconds,model,epochs,logits_checksum,diverged_epoch,extra_rounds,repair_hard_loss_before,repair_hard_loss_after" ] ||
+    "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,wall_seconds,model,epochs,logits_checksum,diverged_epoch,extra_rounds,repair_hard_loss_before,repair_hard_loss_after,kept_most_wrong_bits" ] ||
     fail "runs.csv header: $(head -1 s/runs.csv)"
-  # The paper's recipe has no rounds and no repair: those columns stay empty.
-  [ "$(tail -n +2 s/runs.csv | cut -d, -f13-15 | sort -u)" = ",," ] || fail "rounds or repair in paper runs: $(cat s/runs.csv)"
+  # The paper's recipe has no rounds and no repair, and a checkerboard grows no picture: those
+  # columns stay empty.
+  [ "$(tail -n +2 s/runs.csv | cut -d, -f13-16 | sort -u)" = ",,," ] || fail "rounds, repair or kept in paper runs: $(cat s/runs.csv)"
   [ "$(tail -n +2 s/runs.csv | cut -d, -f1,2 | tr '\n' ' ')" = \
     "1,steps=2;lr=0.05 2,steps=2;lr=0.05 3,steps=2;lr=0.05 4,steps=2;lr=0.05 1,steps=2;lr=0.1 2,steps=2;lr=0.1 3,steps=2;lr=0.1 4,steps=2;lr=0.1 " ] ||
     fail "rows not in (options, seed) order: $(cut -d, -f1,2 s/runs.csv)"
@@ -79,6 +80,8 @@ recipes) # --set recipe=paper,robust: robust runs 4 starts; the same table at --
   "$sweep" --target "$picture" --size 8 --seeds 1 --epochs 4 --threads 1 --out rounds >rounds.txt ||
     fail "rounds: exit $?: $(cat rounds.txt)"
   [ "$(tail -n +2 rounds/runs.csv | cut -d, -f10,13)" = "8,2" ] || fail "rounds: $(cat rounds/runs.csv)"
+  # A picture's row says how far its grown picture is off from the trained step to twice it.
+  tail -n +2 rounds/runs.csv | cut -d, -f16 | grep -qx '[0-9]\+' || fail "kept: $(cat rounds/runs.csv)"
   grep -q '^\[1/1\] seed 1: not solved (hard loss [0-9]* after 8 epochs; extra round 2; repair [0-9]* -> [0-9]* (not applied))' rounds.txt ||
     fail "rounds progress: $(cat rounds.txt)"
   echo "sweep recipes ok"

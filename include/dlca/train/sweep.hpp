@@ -79,6 +79,10 @@ struct SweepRow {
   // The hard loss before and after the last repair tried (--repair), which reached 0 when the run
   // was solved by it; none when no repair ran.
   std::optional<double> repair_hard_loss_before, repair_hard_loss_after;
+  // An image run: the most wrong bits of its hard circuit at any step from the trained step T to
+  // 2T (0: the grown picture stays exact; picture_kept.hpp); none for other tasks, asynchronous
+  // runs, diverged runs and rows of older builds.
+  std::optional<double> kept_most_wrong_bits;
   nlohmann::json to_json() const;
   static SweepRow from_json(const nlohmann::json& json);  // throws on a malformed row
 };

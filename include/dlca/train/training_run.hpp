@@ -18,6 +18,7 @@
 #include "dlca/io/output_paths.hpp"
 #include "dlca/train/candidate_pool.hpp"
 #include "dlca/train/model_file.hpp"
+#include "dlca/train/picture_kept.hpp"
 #include "dlca/train/trainer.hpp"
 #include "dlca/train/training_observer.hpp"
 #include "dlca/train/training_setup.hpp"
@@ -80,6 +81,9 @@ struct TrainingSummary {
   std::optional<HalvingRecord> halving;  // a halving run's state at the end (for its record)
   // Hard circuit's op counts (argmax), perception (per kernel) and update separately.
   std::vector<int> perception_op_counts, update_op_counts;
+  // An image model: how its hard circuit keeps the picture from the trained step T to 2T; none for
+  // other tasks (picture_kept.hpp).
+  std::optional<PictureKept> kept;
   nlohmann::json extra;  // keys from TrainingRunOptions::evaluate
   nlohmann::json to_json() const;
 };
