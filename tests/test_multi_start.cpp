@@ -296,3 +296,44 @@ TEST_CASE("sharpening: a plain checkpoint continues under a schedule that starts
   CHECK_THROWS_WITH(check_resume(again, "plain.json", sharpened),
                     doctest::Contains("the checkpoint's sharpen_start is 0 but this run's is 8"));
 }
+
+TEST_CASE("grow and stay: a checkpoint continues with a longer window from the same step") {
+  testing::ScratchDir dir;
+  ExperimentConfig grown = testing::small_checkerboard();  // the loss on the state after step 10
+  grown.epochs = 4;
+  train(grown, 2, dir / "grown.json");
+  ExperimentConfig stay = grown;  // the loss over the states after steps 10 to 14
+  stay.steps = 14;
+  stay.loss_steps = 5;
+  stay.epochs = 8;
+  CHECK(stays_longer(grown, stay));
+  ModelFile checkpoint = load_checkpoint(dir / "grown.json");
+  CHECK_NOTHROW(check_resume(checkpoint, "grown.json", stay));
+  // It trains with the longer window from the checkpoint's parameters and moments, and a
+  // checkpoint of it continues bit for bit.
+  const Run resumed = train(stay, 2, "", &checkpoint);
+  const Trainer& whole = *resumed.candidates[0].trainer;
+  CHECK(whole.model().config.steps == 14);
+  CHECK(whole.model().config.loss_steps == 5);
+  CHECK(whole.epoch() == 8);
+  ExperimentConfig half = stay;
+  half.epochs = 6;
+  ModelFile again = load_checkpoint(dir / "grown.json");
+  train(half, 2, dir / "half.json", &again);
+  ModelFile halfway = load_checkpoint(dir / "half.json");
+  CHECK(halfway.model.config.steps == 14);
+  check_resume(halfway, "half.json", stay);
+  CHECK(train(stay, 2, "", &halfway).candidates[0].trainer->model().logits ==
+        whole.model().logits);
+  // The window is the checkpoint's own loss at another step, or a shorter one: refused.
+  ExperimentConfig later = stay;
+  later.loss_steps = 1;  // the state after step 14 alone
+  CHECK_FALSE(stays_longer(grown, later));
+  ModelFile third = load_checkpoint(dir / "grown.json");
+  CHECK_THROWS_WITH(check_resume(third, "grown.json", later),
+                    doctest::Contains("the checkpoint's steps is 10 but this run's is 14"));
+  CHECK_FALSE(stays_longer(stay, grown));
+  grown.epochs = 8;
+  CHECK_THROWS_WITH(check_resume(halfway, "half.json", grown),
+                    doctest::Contains("the checkpoint's steps is 14 but this run's is 10"));
+}

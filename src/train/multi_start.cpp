@@ -51,8 +51,11 @@ TrainingCandidate candidate_with(const ExperimentConfig& run, int start, Model m
   model.config.stop_when_solved = run.stop_when_solved;
   model.config.rounds = run.rounds;
   model.config.repair = run.repair;
-  // The schedules may differ from the checkpoint's after its epoch (check_resume).
+  // The schedules may differ from the checkpoint's after its epoch, and the grow-and-stay window
+  // may go on to a later step (check_resume).
   take_schedule(run, model.config);
+  model.config.steps = run.steps;
+  model.config.loss_steps = run.loss_steps;
   try {
     c.trainer = std::make_unique<Trainer>(std::move(model), *c.task, *c.backend);
   } catch (const TaskMismatch& e) {  // a checkpoint of another task: the options contradict it

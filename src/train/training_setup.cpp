@@ -51,13 +51,18 @@ bool same_schedule_until(const ExperimentConfig& a, const ExperimentConfig& b, i
 // Throws unless the checkpoint's configuration equals this run's, apart from how long to train and
 // a sharpening schedule that differs only after the checkpoint's epoch; the message names every
 // differing field, in the order of the configuration.
+// The keys that set the states the loss compares (grow and stay).
+bool is_loss_window(std::string_view key) { return key == "steps" || key == "loss_steps"; }
+
 void require_same_config(const std::string& path, const ExperimentConfig& saved,
                          const ExperimentConfig& requested, int64_t saved_epoch) {
   const nlohmann::json a = config_to_json(saved), b = config_to_json(requested);
   const bool schedule_agrees = same_schedule_until(saved, requested, saved_epoch);
+  const bool window_kept = stays_longer(saved, requested);
   std::string differences;
   for (const char* key : config_keys())
-    if (!is_run_length(key) && !(is_schedule(key) && schedule_agrees) && a.at(key) != b.at(key))
+    if (!is_run_length(key) && !(is_schedule(key) && schedule_agrees) &&
+        !(is_loss_window(key) && window_kept) && a.at(key) != b.at(key))
       differences += fmt::format("{}the checkpoint's {} is {} but this run's is {}",
                                  differences.empty() ? "" : "; ", key, shown_value(a.at(key)),
                                  shown_value(b.at(key)));
@@ -97,6 +102,11 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
 }
 
 }  // namespace
+
+bool stays_longer(const ExperimentConfig& saved, const ExperimentConfig& requested) {
+  return requested.steps > saved.steps &&
+         requested.steps - requested.loss_steps == saved.steps - saved.loss_steps;
+}
 
 void check_resume(const ModelFile& checkpoint, const std::string& path,
                   const ExperimentConfig& config) {

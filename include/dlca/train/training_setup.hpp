@@ -39,9 +39,15 @@ struct PreparedTraining {
   void release(int start);
 };
 
+// Whether a run of `requested` continues one of `saved` with a longer grow-and-stay window: the
+// loss still begins at the same step T (steps - loss_steps + 1) and goes on to a later step, so
+// that a picture grown at T is trained on to stay (docs/training.md, "Grow and stay").
+bool stays_longer(const ExperimentConfig& saved, const ExperimentConfig& requested);
+
 // Throws ResumeMismatch unless `checkpoint` (read from `path`) can be continued by a run of
-// `config`: the same configuration apart from how long to train (the message names every differing
-// field), and an epoch count not below the checkpoint's.
+// `config`: the same configuration apart from how long to train and a longer grow-and-stay window
+// (stays_longer; the message names every differing field), and an epoch count not below the
+// checkpoint's.
 void check_resume(const ModelFile& checkpoint, const std::string& path,
                   const ExperimentConfig& config);
 
