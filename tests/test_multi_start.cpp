@@ -316,6 +316,10 @@ TEST_CASE("grow and stay: a checkpoint continues with a longer window from the s
   CHECK(whole.model().config.steps == 14);
   CHECK(whole.model().config.loss_steps == 5);
   CHECK(whole.epoch() == 8);
+  CHECK(whole.window_start() == 4);   // the epochs before scored the shorter window
+  ExperimentConfig grown_on = grown;  // the same epochs on the shorter window train otherwise
+  grown_on.epochs = 8;
+  CHECK(train(grown_on, 2).candidates[0].trainer->model().logits != whole.model().logits);
   ExperimentConfig half = stay;
   half.epochs = 6;
   ModelFile again = load_checkpoint(dir / "grown.json");
@@ -323,8 +327,7 @@ TEST_CASE("grow and stay: a checkpoint continues with a longer window from the s
   ModelFile halfway = load_checkpoint(dir / "half.json");
   CHECK(halfway.model.config.steps == 14);
   check_resume(halfway, "half.json", stay);
-  CHECK(train(stay, 2, "", &halfway).candidates[0].trainer->model().logits ==
-        whole.model().logits);
+  CHECK(train(stay, 2, "", &halfway).candidates[0].trainer->model().logits == whole.model().logits);
   // The window is the checkpoint's own loss at another step, or a shorter one: refused.
   ExperimentConfig later = stay;
   later.loss_steps = 1;  // the state after step 14 alone
@@ -332,6 +335,24 @@ TEST_CASE("grow and stay: a checkpoint continues with a longer window from the s
   ModelFile third = load_checkpoint(dir / "grown.json");
   CHECK_THROWS_WITH(check_resume(third, "grown.json", later),
                     doctest::Contains("the checkpoint's steps is 10 but this run's is 14"));
+  // With no epochs left it would only relabel the model; a halving run's candidates were scored
+  // on the shorter window.
+  ExperimentConfig no_more = stay;
+  no_more.epochs = 4;
+  CHECK_THROWS_WITH(check_resume(third, "grown.json", no_more),
+                    doctest::Contains("a longer --loss-steps window needs epochs to train on"));
+  ExperimentConfig halving = grown;
+  halving.starts = 2;
+  halving.halving = true;
+  halving.budget_epochs = 20;
+  train(halving, 2, dir / "halving.json", nullptr);
+  ExperimentConfig halving_stay = halving;
+  halving_stay.steps = 14;
+  halving_stay.loss_steps = 5;
+  halving_stay.epochs = 8;
+  ModelFile halved = load_checkpoint(dir / "halving.json");
+  CHECK_THROWS_WITH(check_resume(halved, "halving.json", halving_stay),
+                    doctest::Contains("cannot go on with a longer --loss-steps window"));
   CHECK_FALSE(stays_longer(stay, grown));
   grown.epochs = 8;
   CHECK_THROWS_WITH(check_resume(halfway, "half.json", grown),

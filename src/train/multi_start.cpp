@@ -54,6 +54,7 @@ TrainingCandidate candidate_with(const ExperimentConfig& run, int start, Model m
   // The schedules may differ from the checkpoint's after its epoch, and the grow-and-stay window
   // may go on to a later step (check_resume).
   take_schedule(run, model.config);
+  const bool longer_window = model.config.steps != run.steps;
   model.config.steps = run.steps;
   model.config.loss_steps = run.loss_steps;
   try {
@@ -63,7 +64,10 @@ TrainingCandidate candidate_with(const ExperimentConfig& run, int start, Model m
     throw ResumeMismatch(
         fmt::format("{}: {}", option_with_value("resume", resumed_path), e.what()));
   }
-  if (state) restore_training(*c.trainer, std::move(*state));
+  if (state) {
+    restore_training(*c.trainer, std::move(*state));
+    if (longer_window) c.trainer->set_window_start(c.trainer->epoch());
+  }
   return c;
 }
 

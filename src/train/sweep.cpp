@@ -579,7 +579,7 @@ std::string Sweep::summary_markdown() const {
                         epochs.empty() ? "-" : fmt::format("{:.1f}", worst(wall_solved)),
                         wall.empty() ? "-" : fmt::format("{:.1f}", median(wall)));
     if (judged_kept > 0)
-      kept_lines += fmt::format("- {}: {} of the {} solved\n", cell, kept, judged_kept);
+      kept_lines += fmt::format("- {}: {} of the {} solved\n", label, kept, judged_kept);
   }
   if (!kept_lines.empty())
     text += "\nSolved pictures that stay exact at every step from the trained step T to 2T:\n\n" +

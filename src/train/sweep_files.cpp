@@ -15,6 +15,7 @@
 #include "dlca/core/model.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/train/model_file.hpp"
+#include "dlca/train/picture_kept.hpp"
 
 namespace dlca {
 
@@ -294,7 +295,17 @@ std::optional<SweepRow> finished_row(const fs::path& dir, const SweepRun& run) {
       throw std::runtime_error(
           fmt::format("model: must be models/{}.json, got {}", run.id, row.model));
     if (!fs::exists(dir / row.model, error)) return std::nullopt;  // its model is gone: train it
-    check_row_against_model(row, load_model_file((dir / row.model).string()));
+    const ModelFile saved = load_model_file((dir / row.model).string());
+    check_row_against_model(row, saved);
+    // How its grown picture stays, from the model: checked, or filled in for a row of an older
+    // build.
+    const std::optional<PictureKept> kept = picture_kept(saved.model);
+    if (row.kept_most_wrong_bits && (!kept || *row.kept_most_wrong_bits != kept->most_wrong()))
+      throw std::runtime_error(
+          fmt::format("kept_most_wrong_bits: {:g}, but {} {}", *row.kept_most_wrong_bits, row.model,
+                      kept ? fmt::format("has {:g} wrong bits at most", kept->most_wrong())
+                           : std::string("grows no picture to keep")));
+    if (kept) row.kept_most_wrong_bits = kept->most_wrong();
     return row;
   } catch (const FileError&) {
     throw;

@@ -151,7 +151,8 @@ void TrainingLoop::count_streaks() {
     zero_streak_.push_back(0);
     if (!pool_.all()[k]) continue;  // (a start a resumed halving run no longer holds)
     for (const EpochStats& e : pool_.at(k).history())
-      zero_streak_[k] = e.hard_loss == 0 ? zero_streak_[k] + 1 : 0;
+      if (e.epoch >= pool_.at(k).window_start())
+        zero_streak_[k] = e.hard_loss == 0 ? zero_streak_[k] + 1 : 0;
     // A solved stop takes back the update of the epoch that solved: its parameters are kept.
     if (solved_window_ > 0) pool_.at(k).keep_undo_state(true);
   }
@@ -287,7 +288,8 @@ TrainingSummary TrainingLoop::summarize(
   const std::vector<EpochStats> history = measured();
   std::vector<double> epoch_ms;
   for (const EpochStats& e : history) {
-    if (e.hard_loss == 0 && !summary.first_zero_epoch) summary.first_zero_epoch = e.epoch;
+    if (e.hard_loss == 0 && !summary.first_zero_epoch && e.epoch >= chosen().window_start())
+      summary.first_zero_epoch = e.epoch;
     if (e.epoch >= summary.resumed_from_epoch) epoch_ms.push_back(e.milliseconds);
   }
   summary.stopped_when_solved = solved();

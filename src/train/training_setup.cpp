@@ -48,12 +48,13 @@ bool same_schedule_until(const ExperimentConfig& a, const ExperimentConfig& b, i
   return true;
 }
 
-// Throws unless the checkpoint's configuration equals this run's, apart from how long to train and
-// a sharpening schedule that differs only after the checkpoint's epoch; the message names every
-// differing field, in the order of the configuration.
 // The keys that set the states the loss compares (grow and stay).
 bool is_loss_window(std::string_view key) { return key == "steps" || key == "loss_steps"; }
 
+// Throws unless the checkpoint's configuration equals this run's, apart from how long to train, a
+// sharpening schedule that differs only after the checkpoint's epoch and a longer grow-and-stay
+// window (stays_longer); the message names every differing field, in the order of the
+// configuration.
 void require_same_config(const std::string& path, const ExperimentConfig& saved,
                          const ExperimentConfig& requested, int64_t saved_epoch) {
   const nlohmann::json a = config_to_json(saved), b = config_to_json(requested);
@@ -96,9 +97,17 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
         option_with_value("epochs", std::to_string(requested.epochs)), changed, saved_epoch,
         option_with_value(end_key, std::to_string(saved.epochs)), kept);
   }
+  const bool window_differs =
+      a.at("steps") != b.at("steps") || a.at("loss_steps") != b.at("loss_steps");
   if (!differences.empty())
-    throw ResumeMismatch(fmt::format("{}: {} (give the options of the run that wrote it)",
-                                     option_with_value("resume", path), differences));
+    throw ResumeMismatch(fmt::format(
+        "{}: {} (give the options of the run that wrote it{})", option_with_value("resume", path),
+        differences,
+        window_differs && !window_kept
+            ? fmt::format("; to train a grown picture to stay longer, make {} and {} both larger "
+                          "by the same number",
+                          option_name("steps"), option_name("loss_steps"))
+            : std::string()));
 }
 
 }  // namespace
@@ -132,6 +141,22 @@ void check_resume(const ModelFile& checkpoint, const std::string& path,
                     "the {} it was started with ({} may grow)",
                     option_with_value("resume", path), option_with_value("starts", "auto"),
                     option_name("epochs"), option_name("epochs"), option_name("budget_epochs")));
+  // A longer window changes what the loss compares: a halving run's scores at its rungs and its
+  // finished candidates would be judged against scores of the other window, and a run with no
+  // epochs left would only relabel the model.
+  const bool longer_window = stays_longer(checkpoint.model.config, config);
+  if (longer_window && whole_run && checkpoint.multi_start->halving)
+    throw ResumeMismatch(fmt::format(
+        "{}: a {} run cannot go on with a longer {} window: its candidates were scored on the "
+        "shorter one (continue the one it keeps alone, with {} and its seed)",
+        option_with_value("resume", path), option_with_value("starts", "auto"),
+        option_name("loss_steps"), option_with_value("starts", "1")));
+  if (longer_window && last_epoch(config) <= saved_epoch)
+    throw ResumeMismatch(fmt::format(
+        "{}: the checkpoint is at epoch {}, and a longer {} window needs epochs to train on: give "
+        "{} above it",
+        option_with_value("resume", path), saved_epoch, option_name("loss_steps"),
+        option_name("epochs")));
   if (last_epoch(config) < saved_epoch)
     throw ResumeMismatch(fmt::format(
         "{}: the checkpoint is at epoch {}, past epoch {}, where this run ends "

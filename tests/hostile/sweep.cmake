@@ -152,3 +152,17 @@ dlca_cli_test(hostile.sweep.row_made_solved sh -c "$<TARGET_FILE:dlca_sweep> \
   -e 's/\"final_hard_loss\": [0-9.]*/\"final_hard_loss\": 0/' s/runs/seed1.json && ${expect} --status 1 \
   'runs/seed1.json: not a finished run.s row \\(final_hard_loss: 0, but models/seed1.json ends at [1-9]' \
   $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --epochs 30 --threads 1 --out s")
+# A picture's row edited to say its grown picture stays: rows are checked against their model's
+# own hard circuit (picture_kept), and a row of an older build gets the value from it.
+set(h_picture_sweep "$<TARGET_FILE:dlca_sweep> --target ${CMAKE_CURRENT_SOURCE_DIR}/../targets/pictures/heart.png \
+  --size 8 --seeds 1 --epochs 1 --recipe paper --threads 1 --out s")
+dlca_cli_test(hostile.sweep.row_made_kept sh -c "${h_picture_sweep} > /dev/null && \
+  sed -i 's/\"kept_most_wrong_bits\": [0-9.]*/\"kept_most_wrong_bits\": 0/' s/runs/seed1.json && \
+  grep -q '\"kept_most_wrong_bits\": 0' s/runs/seed1.json && ${expect} --status 1 \
+  'runs/seed1.json: not a finished run.s row \\(kept_most_wrong_bits: 0, but models/seed1.json has [1-9][0-9]* wrong bits at most\\)' \
+  ${h_picture_sweep}")
+dlca_cli_test(hostile.sweep.row_without_kept sh -c "${h_picture_sweep} > /dev/null && \
+  sed -i '/kept_most_wrong_bits/d' s/runs/seed1.json && ! grep -q kept s/runs/seed1.json && ${h_picture_sweep} > /dev/null && \
+  cut -d, -f16 s/runs.csv")
+set_tests_properties(hostile.sweep.row_without_kept PROPERTIES PASS_REGULAR_EXPRESSION
+  "^kept_most_wrong_bits\n[1-9][0-9]*\n$")

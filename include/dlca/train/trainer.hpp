@@ -74,6 +74,11 @@ class Trainer {
                std::vector<float> second_moment, std::vector<EpochStats> history,
                std::optional<EpochStats> measured = std::nullopt,
                std::vector<uint8_t> hardened = {});
+  // The first epoch scored on the model's grow-and-stay window: 0, or the epoch of a checkpoint
+  // resumed with a longer window (check_resume), whose history before it scored a shorter one. The
+  // hard losses before it neither solve the run nor name its first epoch with hard loss 0.
+  int64_t window_start() const { return window_start_; }
+  void set_window_start(int64_t epoch) { window_start_ = epoch; }
   // The gates progressive hardening has fixed to their hard op (config.hpp): empty (none yet) or
   // one flag per gate. Stages are taken at the start of an epoch.
   const std::vector<uint8_t>& hardened_gates() const { return hardened_; }
@@ -108,6 +113,7 @@ class Trainer {
   EpochStats finish_epoch(double soft_loss, double hard_loss, int active_gates);
 
   mutable Model model_;
+  int64_t window_start_ = 0;
   const Task& task_;
   Backend& backend_;
   mutable AdamW optimizer_;
