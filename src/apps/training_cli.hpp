@@ -193,7 +193,8 @@ struct TrainingCli {
         ->transform(non_negative_integer<int64_t>());
     app.add_option("--resume", resume_path,
                    "continue the checkpoint FILE until --epochs in total; give the options of the "
-                   "run that wrote it (its configuration must match)");
+                   "run that wrote it (its configuration must match, except a longer grow-and-stay "
+                   "window: --steps and --loss-steps larger by the same number)");
     app.add_option("--summary", run.summary_path, "write the final summary as JSON");
     app.add_option("--gif", run.gif_path, "write an animated GIF of the trained hard rule");
     app.add_option("--histogram", run.histogram_path,
