@@ -24,7 +24,6 @@ std::string PictureKept::describe() const {
   if (exact())
     return fmt::format("the grown picture stays exact at every step from {} to {}", first_step,
                        last_step);
-  const double least = *std::min_element(wrong_bits.begin(), wrong_bits.end());
   if (wrong_bits.front() == 0) {
     const auto first_wrong =
         std::find_if(wrong_bits.begin(), wrong_bits.end(), [](double w) { return w != 0; });
@@ -33,6 +32,7 @@ std::string PictureKept::describe() const {
         "wrong bits by step {}",
         first_step, first_step + (first_wrong - wrong_bits.begin()), most_wrong(), last_step);
   }
+  const double least = *std::min_element(wrong_bits.begin(), wrong_bits.end());
   return least == most_wrong()
              ? fmt::format(
                    "the hard circuit's picture from step {} to {}: {:g} wrong bits at "

@@ -98,7 +98,7 @@ void require_same_config(const std::string& path, const ExperimentConfig& saved,
         option_with_value(end_key, std::to_string(saved.epochs)), kept);
   }
   const bool window_differs =
-      a.at("steps") != b.at("steps") || a.at("loss_steps") != b.at("loss_steps");
+      saved.steps != requested.steps || saved.loss_steps != requested.loss_steps;
   if (!differences.empty())
     throw ResumeMismatch(fmt::format(
         "{}: {} (give the options of the run that wrote it{})", option_with_value("resume", path),
