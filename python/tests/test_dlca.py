@@ -281,6 +281,12 @@ class TrainingTest(Scratch):
         kept = model.summary["kept"]
         self.assertEqual((kept["from"], kept["to"], len(kept["wrong_bits"])), (19, 38, 20))
         self.assertEqual(kept["exact"], max(kept["wrong_bits"]) == 0)
+        # stay=True (--stay): trained to stay, the run's hard loss is the window's wrong bits.
+        stayed = dlca.train("image", target=heart, size=12, stay=True, **short)
+        self.assertTrue(stayed.config["stay"])
+        self.assertEqual(stayed.summary["final_hard_loss"], sum(stayed.summary["kept"]["wrong_bits"]))
+        with self.assertRaisesRegex(dlca.ConfigError, "^stay: only a picture"):
+            dlca.train("checkerboard_sync", epochs=1, stay=True, threads=1)
         # gif(): the GIF that training's gif= writes, byte for byte (a picture grows from the
         # same empty grid); from another start, another GIF.
         model = dlca.train("image", target=heart, size=16, colours="8colour",

@@ -496,6 +496,10 @@ void validate_files_and_loss(const ExperimentConfig& c) {
   if (c.loss_steps < 1 || c.loss_steps > c.steps)
     reject("loss_steps",
            fmt::format("must be from 1 to steps ({}), got {}", c.steps, c.loss_steps));
+  if (c.stay && c.async)
+    reject("stay",
+           "needs synchronous steps: an asynchronous picture's later steps depend on "
+           "random fire masks");
   std::set<int> seen;
   for (int ch : c.loss_channels) {
     if (ch < 0 || ch >= c.channels)

@@ -46,6 +46,9 @@ void check_task_fits(const TrainedTask& t, const ExperimentConfig& c) {
     throw ConfigError(
         fmt::format("task: game_of_life needs 1 channel on a 3x3 grid, the config has {} on {}x{}",
                     c.channels, c.height, c.width));
+  if (c.stay && t.kind != TaskKind::kImage)
+    throw ConfigError(
+        fmt::format("stay: only a picture can be grown to stay, not {}", task_kind_name(t.kind)));
   if (t.kind != TaskKind::kImage) return;
   if (t.height != c.height || t.width != c.width)
     throw ConfigError(fmt::format("task: the image target is {}x{} but the config's grid is {}x{}",

@@ -73,6 +73,12 @@ const std::array kSettings = {
             nullptr,
             "grow and stay: compare the last N states with the target, not only the last (with "
             "--steps T+N-1 the picture grown by step T must stay until T+N-1)"},
+    Setting{"stay", "--stay", kEvery, &C::stay, R::kSwitch, 0, 0, nullptr,
+            "grow and stay: every other epoch starts from the hard circuit's own state at a step "
+            "k of its growth (1 to T in turn) instead of the task's start, so that the loss T "
+            "steps later teaches the grown picture to stay; the run is solved only when the "
+            "picture stays exact from T to 2T (synchronous pictures only; docs/training.md, "
+            "\"Grow and stay\")"},
     Setting{"seed", "--seed", kEvery, &C::seed, R::kNonNegativeInteger, 0, 0, nullptr,
             "seed for wiring, data and masks"},
     Setting{"random_streams", "--random-streams", kEvery, kByHand, R::kOther, 0, 0, nullptr,

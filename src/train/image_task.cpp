@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "dlca/io/image_target.hpp"
+#include "dlca/train/picture_kept.hpp"
 
 namespace dlca {
 
@@ -55,6 +56,12 @@ ImageTask::ImageTask(const ExperimentConfig& c, std::vector<uint8_t> planes, int
       for (int ch = 0; ch < c.channels; ++ch)
         initial_[((size_t(b) * c.channels + ch) * c.height + c.height / 2) * c.width +
                  c.width / 2] = 1.0f;
+}
+
+bool ImageTask::solved_by(const Model& model) const {
+  if (!model.config.stay) return true;
+  const std::optional<PictureKept> kept = picture_kept(model);
+  return kept && kept->exact();
 }
 
 void ImageTask::make_batch(uint64_t, TaskBatch& out) const {

@@ -8,6 +8,7 @@
 
 #include "dlca/core/option_names.hpp"
 #include "dlca/train/image_task.hpp"
+#include "dlca/train/picture_kept.hpp"
 
 namespace dlca {
 
@@ -69,7 +70,9 @@ std::string picture_description(const PictureExperiment& chosen, const Experimen
       seed_cell ? "a seed cell in the centre" : "an empty grid",
       config.periodic ? "a periodic boundary (torus)" : "a zero boundary",
       config.loss_steps > 1 ? config.steps - config.loss_steps + 1 : config.steps,
-      config.loss_steps > 1
+      config.stay ? fmt::format(", taught to stay to step {} ({})", kept_last_step(config),
+                                option_name("stay"))
+      : config.loss_steps > 1
           ? fmt::format(", kept to step {} ({})", config.steps,
                         option_with_value("loss_steps", std::to_string(config.loss_steps)))
           : std::string());

@@ -42,6 +42,10 @@ std::string PictureKept::describe() const {
                            first_step, last_step, least, most_wrong());
 }
 
+int kept_first_step(const ExperimentConfig& c) { return std::max(1, c.steps - c.loss_steps + 1); }
+
+int kept_last_step(const ExperimentConfig& c) { return std::max(2 * kept_first_step(c), c.steps); }
+
 std::optional<PictureKept> picture_kept(const Model& model) {
   const ExperimentConfig& c = model.config;
   const TrainedTask& t = model.task;
@@ -53,8 +57,8 @@ std::optional<PictureKept> picture_kept(const Model& model) {
   TaskBatch batch;
   task.make_batch(0, batch);
   PictureKept kept;
-  kept.first_step = std::max(1, c.steps - c.loss_steps + 1);
-  kept.last_step = std::max(2 * kept.first_step, c.steps);
+  kept.first_step = kept_first_step(c);
+  kept.last_step = kept_last_step(c);
   BitGrid grid(build_cell_program(model), hard_ops(model),
                make_grid_geometry(1, c.height, c.width, c.channels, c.periodic));
   grid.set_state(batch.initial_states.data());

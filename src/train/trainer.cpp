@@ -5,6 +5,8 @@
 #include "dlca/core/grid.hpp"
 #include "dlca/core/option_names.hpp"
 #include "dlca/train/gate_hardening.hpp"
+#include "dlca/train/picture_kept.hpp"
+#include "dlca/train/stay_data.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -105,6 +107,11 @@ void Trainer::upload_to_device() {
 void Trainer::prepare_data(int64_t epoch) {
   task_.make_batch(uint64_t(epoch), data_);
   const ExperimentConfig& cfg = model_.config;
+  // --stay: an odd epoch starts from the hard circuit's own growth, as the parameters are now.
+  if (const int grown_steps = stay_start_step(cfg, epoch); grown_steps > 0) {
+    sync_from_device();
+    grow_with_hard_circuit(model_, grown_steps, data_.initial_states);
+  }
   if (cfg.async)
     masks_ = cfg.random_streams == RandomStreams::kJax
                  ? jax_fire_masks(jax_rollout_keys_.sub(uint64_t(epoch)), cfg.steps, cfg.height,
@@ -116,6 +123,19 @@ void Trainer::prepare_data(int64_t epoch) {
 RepairReport Trainer::search_repair(const RepairSettings& settings) {
   sync_from_device();
   const ExperimentConfig& cfg = model_.config;
+  const GridGeometry geometry =
+      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
+  const CellProgram program = build_cell_program(model_);
+  if (cfg.stay) {
+    // Grow and stay: the circuit is scored from the task's start over the whole window, T to 2T
+    // (picture_kept.hpp), not on data its own growth made before the repair changed it.
+    TaskBatch batch;
+    task_.make_batch(uint64_t(epoch_), batch);
+    const int first = kept_first_step(cfg), last = kept_last_step(cfg);
+    RepairProblem problem{&program, &geometry, last, &cfg.loss_channels, {}, last - first + 1};
+    problem.batches.push_back({batch.initial_states.data(), nullptr, &batch.target});
+    return dlca::search_repair(problem, cfg.gates, model_.logits, settings);
+  }
   // The data of the next epochs, each distinct batch once.
   std::vector<std::pair<TaskBatch, std::vector<uint8_t>>> data;
   for (int k = 0; k < std::max(1, settings.batches); ++k) {
@@ -126,9 +146,6 @@ RepairReport Trainer::search_repair(const RepairSettings& settings) {
     });
     if (!seen) data.emplace_back(data_, cfg.async ? masks_ : std::vector<uint8_t>());
   }
-  const GridGeometry geometry =
-      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
-  const CellProgram program = build_cell_program(model_);
   RepairProblem problem{&program, &geometry, cfg.steps, &cfg.loss_channels, {}, cfg.loss_steps};
   for (const auto& [batch, masks] : data)
     problem.batches.push_back(

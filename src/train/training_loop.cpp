@@ -59,7 +59,9 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return last_hard(a) < last_hard(b); });
-  if (order.empty() || last_hard(order[0]) == 0) return std::nullopt;
+  // (A run grown to stay scores one state an epoch: its last 0 says nothing of the others.)
+  if (order.empty() || (last_hard(order[0]) == 0 && !candidates[order[0]]->model().config.stay))
+    return std::nullopt;
   for (size_t k : order) {
     if (stop()) {
       outcome.stopped = true;
@@ -313,6 +315,15 @@ TrainingSummary TrainingLoop::summarize(
   summary.logits_checksum = dlca::logits_checksum(model.logits);
   summary.pruned_gates = int(prune(model).gates.size());
   summary.kept = picture_kept(model);
+  if (model.config.stay && summary.kept) {
+    // Grown to stay, an epoch scores one state (its growth at T, or a step of the staying): the
+    // run's hard loss is its circuit's over the whole window, T to 2T, and it is solved when that
+    // is 0 (at the epoch the stop took back or the repair ended, else at its last).
+    summary.final_hard_loss = 0;
+    for (double wrong : summary.kept->wrong_bits) summary.final_hard_loss += wrong;
+    summary.first_zero_epoch.reset();
+    if (summary.final_hard_loss == 0) summary.first_zero_epoch = summary.epochs;
+  }
   summary.wall_seconds = elapsed();
   // Several candidates: the time of an epoch of them all, what the run costs per epoch.
   summary.median_epoch_ms = several_ ? median(round_ms_) : median(epoch_ms);

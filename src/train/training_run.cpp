@@ -115,6 +115,11 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
   if (config.grad_norm)
     out << fmt::format("gradient normalised per layer before AdamW ({})\n",
                        option_name("grad_norm"));
+  if (config.stay)
+    out << fmt::format(
+        "grow and stay ({}): the odd epochs start from the hard circuit's own growth, and the "
+        "hard loss is the circuit's over every step from T to 2T\n",
+        option_name("stay"));
   if (config.harden > 0) {
     const std::vector<int64_t> stages = hardening_stage_epochs(config);
     const auto taken =

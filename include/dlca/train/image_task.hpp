@@ -24,6 +24,8 @@ class ImageTask : public Task {
             bool seed_cell, std::string source);
   void make_batch(uint64_t epoch, TaskBatch& out) const override;
   TrainedTask describe() const override { return described_; }
+  // Grown to stay (--stay): only when the picture stays exact from T to 2T (picture_kept.hpp).
+  bool solved_by(const Model& model) const override;
 
  private:
   std::vector<float> initial_;

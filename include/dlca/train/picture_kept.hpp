@@ -25,6 +25,11 @@ struct PictureKept {
   std::string describe() const;
 };
 
+// The window a grown picture is kept over: T, the first state the loss compares (steps -
+// loss_steps + 1), and 2T (at least the run's last state).
+int kept_first_step(const ExperimentConfig& config);
+int kept_last_step(const ExperimentConfig& config);
+
 // For a synchronous image model (its task stored in the model: the picture and the start, an
 // empty grid or a seed cell); none for other tasks and for asynchronous models, whose later steps
 // depend on random fire masks.
