@@ -102,6 +102,12 @@ TEST_CASE("stay: a resumed run repeats the epochs of the straight one bit for bi
   restore_training(resumed, training_state_of(halted));
   for (int e = 0; e < 4; ++e) resumed.run_epoch();
   CHECK(resumed.model().logits == straight.model().logits);
+  ExperimentConfig growing = c;  // (the same epochs without --stay train otherwise)
+  growing.stay = false;
+  CpuBackend d_backend;
+  Trainer grown(make_model(growing), task, d_backend);
+  for (int e = 0; e < 9; ++e) grown.run_epoch();
+  CHECK(grown.model().logits != straight.model().logits);
   CHECK(resumed.optimizer().second_moment() == straight.optimizer().second_moment());
   for (int e = 0; e < 9; ++e) {
     CAPTURE(e);

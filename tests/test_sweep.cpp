@@ -427,3 +427,42 @@ TEST_CASE("sweep: the progress line says which round solved a run and what the r
         "[2/2] seed 6: not solved (hard loss 8 after 5107 epochs; repair 103 -> 8 (not applied)) "
         "(1288.3 s)\n");
 }
+
+TEST_CASE("sweep: pictures grown to stay resume their rows; stay on a checkerboard is refused") {
+  dlca::testing::ScratchDir dir;
+  dlca::write_file_atomically(dir / "img.png",
+                              dlca::testing::png_bytes(8, 8, 0, 8, std::vector<uint16_t>(64, 255)));
+  std::string text =
+      dlca::read_file(DLCA_SOURCE_DIR "/tests/hostile/data/named_checkerboard_image_task.json");
+  const std::string lizard = "../../../targets/lizard.png";
+  text.replace(text.find(lizard), lizard.size(), "img.png");
+  dlca::write_file_atomically(dir / "e.json", text);
+  dlca::SweepSpec spec;
+  spec.seeds = {1, 2};
+  spec.epochs = 4;
+  spec.settings = {dlca::parse_setting("stay=true"), dlca::parse_setting("starts=1")};
+  nlohmann::json first_rows;
+  {
+    dlca::Sweep sweep(spec, dlca::load_experiment(dir / "e.json"), dir / "s");
+    sweep.open();
+    std::ostringstream progress;
+    REQUIRE(dlca::run_sweep_locally(sweep, 1, 1, progress));
+    first_rows = sweep.rows_json();
+  }
+  // A row's hard loss is its circuit's over the window T to 2T (the summary's), which a resume
+  // checks against the model file: read back as finished, not refused.
+  for (const nlohmann::json& row : first_rows) {
+    CHECK(row["final_hard_loss"].get<double>() >= row["kept_most_wrong_bits"].get<double>());
+    CHECK(row["first_zero_epoch"].is_null() == (row["final_hard_loss"].get<double>() > 0));
+  }
+  dlca::Sweep again(spec, dlca::load_experiment(dir / "e.json"), dir / "s");
+  CHECK_NOTHROW(again.open());
+  CHECK(again.finished_count() == 2);
+  CHECK(again.rows_json() == first_rows);
+  dlca::SweepSpec on_board;
+  on_board.seeds = {1};
+  on_board.settings = {dlca::parse_setting("stay=false,true")};
+  CHECK_THROWS_WITH_AS(dlca::Sweep(on_board, tiny_experiment(), dir / "board"),
+                       doctest::Contains("--set stay=true: stay: only a picture"),
+                       dlca::ConfigError);
+}

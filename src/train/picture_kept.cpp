@@ -3,6 +3,7 @@
 #include "dlca/train/picture_kept.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,10 @@ namespace dlca {
 
 double PictureKept::most_wrong() const {
   return wrong_bits.empty() ? 0 : *std::max_element(wrong_bits.begin(), wrong_bits.end());
+}
+
+double PictureKept::total_wrong() const {
+  return std::accumulate(wrong_bits.begin(), wrong_bits.end(), 0.0);
 }
 
 nlohmann::json PictureKept::to_json() const {

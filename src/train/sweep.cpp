@@ -299,7 +299,7 @@ int64_t Sweep::check_combination(const ExperimentConfig& config, const std::stri
   };
   try {
     const ExperimentConfig resolved = resolve_recipe(config, task_of);
-    task_of(resolved);
+    check_task_fits(task_of(resolved)->describe(), resolved);  // (--stay on a checkerboard)
     check_memory(cpu_training_memory_bytes(resolved, {}), "a run", 0, false);
     return last_epoch(resolved);
   } catch (const ConfigError& e) {

@@ -240,6 +240,23 @@ void check_row_against_model(const SweepRow& row, const ModelFile& saved) {
     throw std::runtime_error(fmt::format("logits_checksum: {} does not match the parameters in {}",
                                          row.logits_checksum, row.model));
   if (!saved.training) return;  // the run's own record of its epochs: the row must say the same
+  if (row.epochs != saved.training->epoch)
+    throw std::runtime_error(fmt::format("epochs: {}, but {} was trained for {}", row.epochs,
+                                         row.model, saved.training->epoch));
+  if (saved.model.config.stay) {
+    // Grown to stay, a run's hard loss is its circuit's over the window T to 2T, solved (at its
+    // last epoch) when that is 0 (training_loop.cpp, summarize): the epochs score one state each.
+    const std::optional<PictureKept> kept = picture_kept(saved.model);
+    const double window = kept ? kept->total_wrong() : -1;
+    if (row.final_hard_loss != window)
+      throw std::runtime_error(
+          fmt::format("final_hard_loss: {:g}, but {} is {:g} bits wrong over its window",
+                      row.final_hard_loss, row.model, window));
+    if (row.first_zero_epoch != (window == 0 ? std::optional(row.epochs) : std::nullopt))
+      throw std::runtime_error(
+          fmt::format("first_zero_epoch: does not match {} (stay)", row.model));
+    return;
+  }
   std::optional<int64_t> first_zero;
   for (const EpochStats& e : saved.training->history)
     if (e.hard_loss == 0 && !first_zero) first_zero = e.epoch;
@@ -256,9 +273,6 @@ void check_row_against_model(const SweepRow& row, const ModelFile& saved) {
   if (row.final_hard_loss != last_hard_loss && !repaired)
     throw std::runtime_error(fmt::format("final_hard_loss: {:g}, but {} ends at {:g}",
                                          row.final_hard_loss, row.model, last_hard_loss));
-  if (row.epochs != saved.training->epoch)
-    throw std::runtime_error(fmt::format("epochs: {}, but {} was trained for {}", row.epochs,
-                                         row.model, saved.training->epoch));
   if (row.first_zero_epoch != first_zero && !(repaired && !first_zero))
     throw std::runtime_error(
         fmt::format("first_zero_epoch: {}, but {} says {}",

@@ -91,6 +91,14 @@ void Trainer::undo_last_epoch() {
   history_.pop_back();
 }
 
+Model Trainer::model_before_last_epoch() const {
+  if (before_last_epoch_.steps < 0)
+    throw std::logic_error("Trainer::model_before_last_epoch: no state kept from before it");
+  Model before = model();
+  before.logits = before_last_epoch_.logits;
+  return before;
+}
+
 void Trainer::sync_from_device() const {
   if (!on_device_) return;
   std::vector<float> m, v;
@@ -123,19 +131,22 @@ void Trainer::prepare_data(int64_t epoch) {
 RepairReport Trainer::search_repair(const RepairSettings& settings) {
   sync_from_device();
   const ExperimentConfig& cfg = model_.config;
-  const GridGeometry geometry =
-      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   const CellProgram program = build_cell_program(model_);
   if (cfg.stay) {
-    // Grow and stay: the circuit is scored from the task's start over the whole window, T to 2T
-    // (picture_kept.hpp), not on data its own growth made before the repair changed it.
+    // Grow and stay: the circuit is scored from the task's start (one sample: a picture's are all
+    // alike) over the whole window, T to 2T (picture_kept.hpp), not on data its own growth made
+    // before the repair changed it.
     TaskBatch batch;
     task_.make_batch(uint64_t(epoch_), batch);
+    const GridGeometry one =
+        make_grid_geometry(1, cfg.height, cfg.width, cfg.channels, cfg.periodic);
     const int first = kept_first_step(cfg), last = kept_last_step(cfg);
-    RepairProblem problem{&program, &geometry, last, &cfg.loss_channels, {}, last - first + 1};
+    RepairProblem problem{&program, &one, last, &cfg.loss_channels, {}, last - first + 1};
     problem.batches.push_back({batch.initial_states.data(), nullptr, &batch.target});
     return dlca::search_repair(problem, cfg.gates, model_.logits, settings);
   }
+  const GridGeometry geometry =
+      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
   // The data of the next epochs, each distinct batch once.
   std::vector<std::pair<TaskBatch, std::vector<uint8_t>>> data;
   for (int k = 0; k < std::max(1, settings.batches); ++k) {

@@ -24,6 +24,16 @@ TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_c
   return state;
 }
 
+// A candidate's hard loss at the end: its last epoch's, or for a picture grown to stay (which
+// scores one state an epoch) its circuit's over the whole window, T to 2T.
+double final_hard_loss(const Trainer& candidate) {
+  if (candidate.model().config.stay)
+    if (const std::optional<PictureKept> kept = picture_kept(candidate.model()))
+      return kept->total_wrong();
+  const auto& history = candidate.history();
+  return history.empty() ? 0.0 : history.back().hard_loss;
+}
+
 // The summary line of one repair tried (at_epoch: the one before more rounds).
 std::string repair_line(const RepairReport& report, std::optional<int64_t> at_epoch,
                         std::optional<size_t> start, bool works, int64_t budget) {
@@ -52,16 +62,14 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
                                         std::optional<int64_t> at_epoch, int threads,
                                         const std::function<bool()>& stop, RepairOutcome& outcome) {
   std::vector<size_t> order(candidates.size());
-  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-  const auto last_hard = [&](size_t k) {
-    const auto& h = candidates[k]->history();
-    return h.empty() ? 0.0 : h.back().hard_loss;
-  };
+  std::vector<double> scores;
+  for (size_t k = 0; k < order.size(); ++k) {
+    order[k] = k;
+    scores.push_back(final_hard_loss(*candidates[k]));
+  }
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return last_hard(a) < last_hard(b); });
-  // (A run grown to stay scores one state an epoch: its last 0 says nothing of the others.)
-  if (order.empty() || (last_hard(order[0]) == 0 && !candidates[order[0]]->model().config.stay))
-    return std::nullopt;
+                   [&](size_t a, size_t b) { return scores[a] < scores[b]; });
+  if (order.empty() || scores[order[0]] == 0) return std::nullopt;
   for (size_t k : order) {
     if (stop()) {
       outcome.stopped = true;
@@ -174,15 +182,14 @@ std::vector<std::pair<size_t, std::string>> TrainingLoop::train_round(
   for (const auto& [k, stats] : round.trained) {
     zero_streak_[k] = stats.hard_loss == 0 ? zero_streak_[k] + 1 : 0;
     if (solved_window_ == 0 || solved_by_ || zero_streak_[k] < solved_window_) continue;
-    // Solved: the epoch's update is taken back, so that the parameters kept are the ones that
-    // scored 0, if the task agrees that they do all of it; if not, the epoch is run again (the
-    // same epoch gives the same result) and training goes on.
+    // Solved when the task agrees that the parameters that scored 0 (those the epoch started
+    // from) do all of it: the epoch's update is then taken back, so that they are the ones kept.
+    // If not (a sample of Game of Life's neighbourhoods, or one state of a picture grown to
+    // stay), training goes on.
     Trainer& candidate = pool_.at(k);
+    if (!candidate.task().solved_by(candidate.model_before_last_epoch())) continue;
     candidate.undo_last_epoch();
-    if (candidate.task().solved_by(candidate.model()))
-      solved_by_ = k;
-    else
-      candidate.run_epoch();
+    solved_by_ = k;
   }
   if (!solved()) pool_.settle_round(round, elapsed());
   count_streaks();
@@ -267,6 +274,16 @@ RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop
   cut_short_ = pool_.training() && !solved() && !repaired_;
   if (!pool_.all()[chosen_])  // the one shown was released: a candidate that can be chosen instead
     chosen_ = pool_.choosable().empty() ? pool_.size() - 1 : pool_.leading();
+  // Unsolved pictures grown to stay: the candidate kept is the one closest over the window (the
+  // rounds were led by one state's hard loss).
+  if (!solved() && !repaired_ && pool_.all()[chosen_] && chosen().model().config.stay) {
+    double best = final_hard_loss(chosen());
+    for (const size_t k : pool_.choosable())
+      if (const double loss = final_hard_loss(pool_.at(k)); loss < best) {
+        best = loss;
+        chosen_ = k;
+      }
+  }
   // Stopped before it found a repair, the run is interrupted: it did not do all it was asked.
   RepairOutcome outcome = before_rounds_.value_or(RepairOutcome{});
   if (!repair_asked_ || solved() || repaired_ || cut_short_) return outcome;
@@ -319,8 +336,7 @@ TrainingSummary TrainingLoop::summarize(
     // Grown to stay, an epoch scores one state (its growth at T, or a step of the staying): the
     // run's hard loss is its circuit's over the whole window, T to 2T, and it is solved when that
     // is 0 (at the epoch the stop took back or the repair ended, else at its last).
-    summary.final_hard_loss = 0;
-    for (double wrong : summary.kept->wrong_bits) summary.final_hard_loss += wrong;
+    summary.final_hard_loss = summary.kept->total_wrong();
     summary.first_zero_epoch.reset();
     if (summary.final_hard_loss == 0) summary.first_zero_epoch = summary.epochs;
   }

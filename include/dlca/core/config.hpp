@@ -148,8 +148,9 @@ struct ExperimentConfig {
   int loss_steps = 1;
   // Grow and stay from the circuit's own growth (docs/training.md, "Grow and stay"): the odd epochs
   // start from the hard circuit's state at step k = 1 + (epoch / 2) mod T instead of the task's
-  // start, so that their loss, T steps later, asks the grown picture to stay at step T + k; a run
-  // is solved only when its picture stays exact from T to 2T. Synchronous image tasks only.
+  // start, so that their loss, T steps later, asks the grown picture to stay at step T + k (with
+  // loss_steps L, the L states from T + k on); a run is solved only when its picture stays exact
+  // from T to 2T. Synchronous image tasks only.
   bool stay = false;
   uint64_t seed = 23;
   RandomStreams random_streams = RandomStreams::kJax;

@@ -19,6 +19,7 @@ struct PictureKept {
   int first_step = 0, last_step = 0;  // T and 2T (at least the run's last state)
   std::vector<double> wrong_bits;     // at steps first_step .. last_step, one each
   double most_wrong() const;          // the largest of wrong_bits (0: the picture stays exact)
+  double total_wrong() const;         // their sum: the hard loss over the window (--stay's)
   bool exact() const { return most_wrong() == 0; }
   nlohmann::json to_json() const;  // {"from": T, "to": 2T, "wrong_bits": [...], "exact": ...}
   // "the grown picture stays exact at every step from 19 to 38", or how far off it gets.

@@ -94,6 +94,9 @@ class Trainer {
   // the last epoch ran.
   void undo_last_epoch();
   const std::optional<EpochStats>& undone_epoch() const { return undone_; }
+  // The model with the parameters the last epoch started from (and scored its losses with), kept
+  // by keep_undo_state(true); throws std::logic_error otherwise.
+  Model model_before_last_epoch() const;
 
   // Greedy repair of the current hard circuit, scored on the data the next epoch would see
   // (circuit_repair.hpp); changes nothing. apply_repair makes its changes (logits and moments).
