@@ -44,6 +44,11 @@ inline ExperimentConfig small_config(int C, int K, int S, int H, int W, int step
   return c;
 }
 
+// Every gate of a softmax model the one op `op` (its logit 10, the others 0).
+inline void set_every_gate(Model& m, int op) {
+  for (size_t i = 0; i < m.logits.size(); ++i) m.logits[i] = i % 16 == size_t(op) ? 10.0f : 0.0f;
+}
+
 // Logits uniform in [-scale, scale]: every gate a genuine mixture of ops.
 inline void randomize_logits(Model& m, uint64_t key, float scale = 2.0f) {
   for (size_t i = 0; i < m.logits.size(); ++i)

@@ -32,11 +32,6 @@ Model picture_model(int steps, int loss_steps) {
   return m;
 }
 
-// Every gate the one op `op`.
-void set_every_gate(Model& m, int op) {
-  for (size_t i = 0; i < m.logits.size(); ++i) m.logits[i] = i % 16 == size_t(op) ? 10.0f : 0.0f;
-}
-
 }  // namespace
 
 TEST_CASE("picture_kept: the wrong bits at each step are the hard loss of a rollout that long") {
@@ -66,7 +61,7 @@ TEST_CASE("picture_kept: known answers from constant circuits, and how they are 
   const double ones = std::accumulate(m.task.target.begin(), m.task.target.end(), 0.0);
   REQUIRE(ones > 0);
   REQUIRE(ones < 30);
-  set_every_gate(m, 0);  // FALSE: every cell 0 after each step, so each target 1 is wrong
+  testing::set_every_gate(m, 0);  // FALSE: every cell 0 after each step, so each target 1 is wrong
   auto kept = picture_kept(m);
   REQUIRE(kept);
   CHECK(kept->wrong_bits == std::vector<double>(4, ones));
@@ -74,10 +69,10 @@ TEST_CASE("picture_kept: known answers from constant circuits, and how they are 
   CHECK(kept->describe() ==
         fmt::format("the hard circuit's picture from step 3 to 6: {:g} wrong bits at every step",
                     ones));
-  set_every_gate(m, 15);  // TRUE: each target 0 wrong
+  testing::set_every_gate(m, 15);  // TRUE: each target 0 wrong
   CHECK(picture_kept(m)->wrong_bits == std::vector<double>(4, 30 - ones));
   m.task.target.assign(30, 0);  // an empty picture, kept by FALSE
-  set_every_gate(m, 0);
+  testing::set_every_gate(m, 0);
   kept = picture_kept(m);
   CHECK(kept->exact());
   CHECK(kept->describe() == "the grown picture stays exact at every step from 3 to 6");

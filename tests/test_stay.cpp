@@ -38,11 +38,6 @@ ImageTask stay_task(const ExperimentConfig& c, std::vector<uint8_t> target = {})
   return ImageTask(c, std::move(target), 1, true, "");
 }
 
-// Every gate the one op `op`.
-void set_every_gate(Model& m, int op) {
-  for (size_t i = 0; i < m.logits.size(); ++i) m.logits[i] = i % 16 == size_t(op) ? 10.0f : 0.0f;
-}
-
 // The hard loss of `model`'s circuit run `steps` steps from the task's start.
 double hard_loss_after(const Model& model, const ImageTask& task, int steps) {
   TaskBatch batch;
@@ -120,7 +115,7 @@ TEST_CASE("stay: a picture is solved only when it stays, and the repair scores t
   ExperimentConfig c = stay_config();
   const ImageTask task = stay_task(c);
   Model m = make_model(c);
-  set_every_gate(m, 0);  // FALSE: an empty grid from step 1 on, each target 1 wrong
+  testing::set_every_gate(m, 0);  // FALSE: an empty grid from step 1 on, each target 1 wrong
   const std::vector<uint8_t> target = task.describe().target;
   const double ones = std::accumulate(target.begin(), target.end(), 0.0);
   REQUIRE(ones > 0);
@@ -130,7 +125,7 @@ TEST_CASE("stay: a picture is solved only when it stays, and the repair scores t
   m.config.stay = true;
   const ImageTask empty = stay_task(c, std::vector<uint8_t>(30, 0));
   Model kept = make_model(c);
-  set_every_gate(kept, 0);
+  testing::set_every_gate(kept, 0);
   kept.task = empty.describe();
   CHECK(empty.solved_by(kept));
   // The repair scores the circuit from the task's start on every state from T = 3 to 2T = 6.
