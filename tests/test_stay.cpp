@@ -9,6 +9,7 @@
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/cell_program.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
+#include "dlca/train/candidate_pool.hpp"
 #include "dlca/train/checkerboard.hpp"
 #include "dlca/train/image_task.hpp"
 #include "dlca/train/model_file.hpp"
@@ -136,6 +137,11 @@ TEST_CASE("stay: a picture is solved only when it stays, and the repair scores t
   const RepairReport report = trainer.search_repair(settings);
   CHECK(report.hard_loss_before == 4 * ones);
   CHECK(report.batches == 1);
+  // A candidate's standing at the end (which halving keeps, which the run keeps) is that window's.
+  CHECK(end_hard_loss(trainer) == 4 * ones);
+  trainer.run_epoch();  // epoch 0 grows from the start: one state, T = 3
+  CHECK(trainer.history().back().hard_loss == ones);
+  CHECK(end_hard_loss(trainer) == 4 * ones);
 }
 
 TEST_CASE("stay: a run's hard loss in its summary is its circuit's over T to 2T") {

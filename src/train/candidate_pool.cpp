@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "dlca/train/multi_start.hpp"
+#include "dlca/train/picture_kept.hpp"
 
 namespace dlca {
 
@@ -42,6 +43,14 @@ size_t leading_candidate(const std::vector<EpochStats>& stats) {
   for (size_t k = 1; k < stats.size(); ++k)
     if (stats[k].hard_loss < stats[best].hard_loss) best = k;
   return best;
+}
+
+double end_hard_loss(const Trainer& candidate) {
+  const Model& model = candidate.model();
+  if (model.config.stay)
+    if (const std::optional<PictureKept> kept = picture_kept(model)) return kept->total_wrong();
+  const auto& history = candidate.history();
+  return history.empty() ? 0.0 : history.back().hard_loss;
 }
 
 namespace {
@@ -187,14 +196,17 @@ void CandidatePool::settle_round(const CandidateRound& round, double seconds) {
 }
 
 void CandidatePool::fill_places() {
-  // Finished candidates beyond the number of places are released, the highest hard loss first:
-  // a budget in minutes could otherwise keep any number of them.
+  // Finished candidates beyond the number of places are released, the highest hard loss at the
+  // end first: a budget in minutes could otherwise keep any number of them.
   std::vector<size_t> finished;
+  std::vector<double> end_loss(trainers_.size());
   for (size_t k = 0; k < trainers_.size(); ++k)
-    if (fates_[k] == StartFate::kFinished && trainers_[k]) finished.push_back(k);
-  std::stable_sort(finished.begin(), finished.end(), [&](size_t a, size_t b) {
-    return trainers_[a]->history().back().hard_loss < trainers_[b]->history().back().hard_loss;
-  });
+    if (fates_[k] == StartFate::kFinished && trainers_[k]) {
+      finished.push_back(k);
+      end_loss[k] = end_hard_loss(*trainers_[k]);
+    }
+  std::stable_sort(finished.begin(), finished.end(),
+                   [&](size_t a, size_t b) { return end_loss[a] < end_loss[b]; });
   for (size_t i = size_t(slots_); i < finished.size(); ++i) release(finished[i]);
   // New starts in the places freed.
   int training_now = int(std::count(fates_.begin(), fates_.end(), StartFate::kTraining));

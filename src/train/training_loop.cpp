@@ -24,16 +24,6 @@ TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_c
   return state;
 }
 
-// A candidate's hard loss at the end: its last epoch's, or for a picture grown to stay (which
-// scores one state an epoch) its circuit's over the whole window, T to 2T.
-double final_hard_loss(const Trainer& candidate) {
-  if (candidate.model().config.stay)
-    if (const std::optional<PictureKept> kept = picture_kept(candidate.model()))
-      return kept->total_wrong();
-  const auto& history = candidate.history();
-  return history.empty() ? 0.0 : history.back().hard_loss;
-}
-
 // The summary line of one repair tried (at_epoch: the one before more rounds).
 std::string repair_line(const RepairReport& report, std::optional<int64_t> at_epoch,
                         std::optional<size_t> start, bool works, int64_t budget) {
@@ -65,7 +55,7 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
   std::vector<double> scores;
   for (size_t k = 0; k < order.size(); ++k) {
     order[k] = k;
-    scores.push_back(final_hard_loss(*candidates[k]));
+    scores.push_back(end_hard_loss(*candidates[k]));
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return scores[a] < scores[b]; });
@@ -277,9 +267,9 @@ RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop
   // Unsolved pictures grown to stay: the candidate kept is the one closest over the window (the
   // rounds were led by one state's hard loss).
   if (!solved() && !repaired_ && pool_.all()[chosen_] && chosen().model().config.stay) {
-    double best = final_hard_loss(chosen());
+    double best = end_hard_loss(chosen());
     for (const size_t k : pool_.choosable())
-      if (const double loss = final_hard_loss(pool_.at(k)); loss < best) {
+      if (const double loss = end_hard_loss(pool_.at(k)); loss < best) {
         best = loss;
         chosen_ = k;
       }

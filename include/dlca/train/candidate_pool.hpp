@@ -53,6 +53,10 @@ std::vector<bool> judge_at_rung(std::vector<double>& earlier, std::span<const do
 // The candidate to keep while none has solved, of their last epochs: the lowest hard loss, the
 // lowest start on ties.
 size_t leading_candidate(const std::vector<EpochStats>& stats);
+// A candidate's hard loss at the end of its training: its last epoch's, or for a picture grown to
+// stay (--stay, whose epochs score one state each) its hard circuit's over the whole window, T to
+// 2T (picture_kept.hpp).
+double end_hard_loss(const Trainer& candidate);
 
 class CandidatePool {
  public:
