@@ -460,6 +460,11 @@ TEST_CASE("more rounds: robust gives a picture two after its epochs, the schedul
   CHECK(forward_temperature(picture, 3000) == 1.0);
   CHECK(noise_scale(picture, 3000) == 0.1f);
   CHECK(config_from_json(config_to_json(picture)).rounds == kRobustRounds);
+  // A picture trained to stay: more of them.
+  ExperimentConfig staying = c;
+  staying.stay = true;
+  CHECK(with_recipe_schedule(staying, true).rounds == kRobustStayRounds);
+  CHECK(last_epoch(with_recipe_schedule(staying, true)) == 9000);
   // Given (also 0), with halving, or without a stop when solved: not robust's.
   ExperimentConfig given = c;
   given.rounds = 0;

@@ -135,10 +135,12 @@ ExperimentConfig fill_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
   // Measured on the colored G: the three seeds of 20 still unsolved after 3000 epochs each solve
   // in the second or third round of noise and sharpening (results/log/training.md, "Repeating the
   // noise and sharpening"); a solved run stops before them, so only failing runs pay for them.
-  // (Not where a schedule the user gave starts at or after the epochs: no round could be made.)
+  // A picture trained to stay gets more of them: the README's heart stays only in the fourth ("Stay
+  // from the circuit's own growth"). (Not where a schedule the user gave starts at or after the
+  // epochs: no round could be made.)
   const auto with_rounds = [](ExperimentConfig r) {
     if (r.given.rounds || r.halving || r.stop_when_solved <= 0) return r;
-    r.rounds = kRobustRounds;
+    r.rounds = r.stay ? kRobustStayRounds : kRobustRounds;
     if (schedule_period(r) <= 0) r.rounds = 0;
     return r;
   };

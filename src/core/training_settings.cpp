@@ -24,7 +24,8 @@ constexpr Setting from_files(const char* key, const char* help) {
 
 static_assert(kAutoStarts == 4, "the help of --starts says 4");
 static_assert(kMaxHardenStages == 16, "the range of harden says 16");
-static_assert(kMaxRounds == 16 && kRobustRounds == 2, "the range and help of rounds say 16 and 2");
+static_assert(kMaxRounds == 16 && kRobustRounds == 2 && kRobustStayRounds == 4,
+              "the range and help of rounds say 16, 2 and 4");
 
 // The order of every program's options in --help, and of the keys of a configuration.
 const std::array kSettings = {
@@ -148,7 +149,7 @@ const std::array kSettings = {
             "a run still unsolved after --epochs trains up to N more rounds of the noise and "
             "sharpening (each --repeat-schedule epochs, or from where they begin to --epochs), "
             "stopping once solved; --repair is tried before them and after (0 = none; robust on a "
-            "picture grown from a seed: 2; docs/training.md, \"More rounds\")"},
+            "picture grown from a seed: 2, with --stay 4; docs/training.md, \"More rounds\")"},
     Setting{"harden", "--harden", kEvery, &C::harden, R::kIntegerFromTo, 0, 16, nullptr,
             "progressive hardening: in N stages spread evenly from --harden-start to "
             "--harden-end, fix the most confident free gates to their hard op (1/2, 3/4, 7/8, ... "
