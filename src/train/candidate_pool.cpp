@@ -197,17 +197,18 @@ void CandidatePool::settle_round(const CandidateRound& round, double seconds) {
 
 void CandidatePool::fill_places() {
   // Finished candidates beyond the number of places are released, the highest hard loss at the
-  // end first: a budget in minutes could otherwise keep any number of them.
+  // end first: a budget in minutes could otherwise keep any number of them. (Scored only then: a
+  // window loss runs the hard circuit, and this is asked every round.)
   std::vector<size_t> finished;
-  std::vector<double> end_loss(trainers_.size());
   for (size_t k = 0; k < trainers_.size(); ++k)
-    if (fates_[k] == StartFate::kFinished && trainers_[k]) {
-      finished.push_back(k);
-      end_loss[k] = end_hard_loss(*trainers_[k]);
-    }
-  std::stable_sort(finished.begin(), finished.end(),
-                   [&](size_t a, size_t b) { return end_loss[a] < end_loss[b]; });
-  for (size_t i = size_t(slots_); i < finished.size(); ++i) release(finished[i]);
+    if (fates_[k] == StartFate::kFinished && trainers_[k]) finished.push_back(k);
+  if (finished.size() > size_t(slots_)) {
+    std::vector<double> end_loss(trainers_.size());
+    for (const size_t k : finished) end_loss[k] = end_hard_loss(*trainers_[k]);
+    std::stable_sort(finished.begin(), finished.end(),
+                     [&](size_t a, size_t b) { return end_loss[a] < end_loss[b]; });
+    for (size_t i = size_t(slots_); i < finished.size(); ++i) release(finished[i]);
+  }
   // New starts in the places freed.
   int training_now = int(std::count(fates_.begin(), fates_.end(), StartFate::kTraining));
   for (; training_now < slots_; ++training_now) {

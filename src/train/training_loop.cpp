@@ -265,14 +265,16 @@ RepairOutcome TrainingLoop::repair_if_unsolved(const std::function<bool()>& stop
   if (!pool_.all()[chosen_])  // the one shown was released: a candidate that can be chosen instead
     chosen_ = pool_.choosable().empty() ? pool_.size() - 1 : pool_.leading();
   // Unsolved pictures grown to stay: the candidate kept is the one closest over the window (the
-  // rounds were led by one state's hard loss).
+  // rounds were led by one state's hard loss; each is scored once, the one shown wins ties).
   if (!solved() && !repaired_ && pool_.all()[chosen_] && chosen().model().config.stay) {
+    const size_t shown = chosen_;
     double best = end_hard_loss(chosen());
     for (const size_t k : pool_.choosable())
-      if (const double loss = end_hard_loss(pool_.at(k)); loss < best) {
-        best = loss;
-        chosen_ = k;
-      }
+      if (k != shown)
+        if (const double loss = end_hard_loss(pool_.at(k)); loss < best) {
+          best = loss;
+          chosen_ = k;
+        }
   }
   // Stopped before it found a repair, the run is interrupted: it did not do all it was asked.
   RepairOutcome outcome = before_rounds_.value_or(RepairOutcome{});
