@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -42,14 +43,17 @@ inline std::unique_ptr<Task> checkerboard_task(const ExperimentConfig& c) {
 
 // A run of `config` on the CPU with `threads` in all; `diverging[k]` > 0: start k's backend
 // diverges after that many epochs. New starts (a halving run) are made and freed as the programs
-// do.
+// do. The task is `make_task`'s (the checkerboard's unless given); `on_release` sees each start
+// released before its trainer is freed.
 struct Run {
   std::vector<TrainingCandidate> candidates;
   TrainingSummary summary;
 };
 inline Run train_candidates(const ExperimentConfig& config, int threads,
                             std::vector<int> diverging = {}, const std::string& save = "",
-                            int stop_after = 0, ModelFile* resumed = nullptr) {
+                            int stop_after = 0, ModelFile* resumed = nullptr,
+                            const MakeTask& make_task = checkerboard_task,
+                            const std::function<void(const Run&, int start)>& on_release = {}) {
   Run run;
   diverging.resize(64, 0);
   const MakeBackend backend_of = [&](int start, int t) -> std::unique_ptr<Backend> {
@@ -59,7 +63,7 @@ inline Run train_candidates(const ExperimentConfig& config, int threads,
   };
   std::optional<HalvingRecord> halving;
   if (resumed && resumed->multi_start) halving = resumed->multi_start->halving;
-  run.candidates = make_candidates(config, checkerboard_task, backend_of, threads, resumed, "test");
+  run.candidates = make_candidates(config, make_task, backend_of, threads, resumed, "test");
   std::vector<Trainer*> trainers;
   for (auto& c : run.candidates) trainers.push_back(c.trainer.get());
   TrainingRunOptions options;
@@ -75,11 +79,14 @@ inline Run train_candidates(const ExperimentConfig& config, int threads,
   run.summary = run_training(
       trainers, config, "cpu", options, out,
       [&](int start) {
-        run.candidates.push_back(
-            new_candidate(config, start, checkerboard_task, backend_of, per_start));
+        run.candidates.push_back(new_candidate(config, start, make_task, backend_of, per_start));
         return run.candidates.back().trainer.get();
       },
-      [&](int start) { run.candidates[size_t(start)] = {}; }, halving ? &*halving : nullptr);
+      [&](int start) {
+        if (on_release) on_release(run, start);
+        run.candidates[size_t(start)] = {};
+      },
+      halving ? &*halving : nullptr);
   return run;
 }
 

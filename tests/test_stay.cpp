@@ -1,11 +1,17 @@
 // Grow and stay from the circuit's own growth (--stay): which epochs start from which step of it,
 // the hard loss of each epoch against hard rollouts of that length, an exact resume, a run solved
-// only when its picture stays, the repair scored over the whole window, and the refusals.
+// only when its picture stays, the repair scored over the whole window, the candidate an unsolved
+// run keeps and those a halving run releases ranked over that window, and the refusals.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <sstream>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "candidate_runs.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/cell_program.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
@@ -49,6 +55,26 @@ double hard_loss_after(const Model& model, const ImageTask& task, int steps) {
                       batch.initial_states.data(), steps, nullptr, batch.target, c.loss_channels,
                       c.loss_steps)
       .loss;
+}
+
+// Every candidate's task: the picture `target` grown to stay.
+MakeTask stay_tasks(std::vector<uint8_t> target) {
+  return [target](const ExperimentConfig& config) -> std::unique_ptr<Task> {
+    return std::make_unique<ImageTask>(config, target, 1, true, "");
+  };
+}
+
+// Candidates of the stay picture, `starts` at once (with halving: new starts in freed places),
+// each trained `epochs`, stopped when solved, not repaired; the high learning rate spreads them.
+ExperimentConfig candidates_config(int starts, int epochs, bool halving) {
+  ExperimentConfig c = stay_config();
+  c.starts = starts;
+  c.halving = halving;
+  c.epochs = epochs;
+  c.learning_rate = 0.3f;
+  c.stop_when_solved = 1;
+  c.repair = false;
+  return c;
 }
 
 }  // namespace
@@ -175,4 +201,50 @@ TEST_CASE("stay: refused for asynchronous steps and for tasks that are not pictu
   board.stay = true;
   CHECK_THROWS_WITH(check_task_fits(CheckerboardTask(board).describe(), board),
                     doctest::Contains("stay: only a picture can be grown to stay"));
+}
+
+TEST_CASE("stay: of several candidates, an unsolved run keeps the one closest over the window") {
+  const ExperimentConfig c = candidates_config(4, 12, false);
+  const testing::Run run =
+      testing::train_candidates(c, 1, {}, "", 0, nullptr, stay_tasks(testing::random_bits(30, 11)));
+  REQUIRE_FALSE(run.summary.first_zero_epoch);
+  std::vector<double> window, last;
+  for (const TrainingCandidate& candidate : run.candidates) {
+    window.push_back(end_hard_loss(*candidate.trainer));
+    last.push_back(candidate.trainer->history().back().hard_loss);
+  }
+  INFO("window ", fmt::format("{}", fmt::join(window, " ")), ", last ",
+       fmt::format("{}", fmt::join(last, " ")));
+  const auto lowest = [](const std::vector<double>& losses) {
+    return size_t(std::min_element(losses.begin(), losses.end()) - losses.begin());
+  };
+  // The leader by the last epoch's one state is further over the window than another candidate:
+  // the run must not keep it.
+  REQUIRE(window[lowest(last)] > window[lowest(window)]);
+  CHECK(run.summary.chosen_start == int(lowest(window)));
+  CHECK(run.summary.final_hard_loss == window[lowest(window)]);
+}
+
+TEST_CASE("stay: a halving run releases the finished candidates furthest over the window") {
+  ExperimentConfig c = candidates_config(1, 8, true);  // 8 epochs: no rungs, every start finishes
+  c.budget_epochs = 64;
+  int releases = 0, one_state_differs = 0;
+  const auto on_release = [&](const testing::Run& run, int start) {
+    const Trainer& released = *run.candidates[size_t(start)].trainer;
+    REQUIRE(released.epoch() == c.epochs);
+    ++releases;
+    for (size_t k = 0; k < run.candidates.size(); ++k) {
+      const Trainer* held = run.candidates[k].trainer.get();
+      if (k == size_t(start) || !held || held->epoch() < c.epochs) continue;
+      CHECK(end_hard_loss(released) >= end_hard_loss(*held));
+      // Ranked by the last epoch's one state, `held` would have gone instead.
+      const double a = released.history().back().hard_loss, b = held->history().back().hard_loss;
+      if (a < b || (a == b && size_t(start) < k)) ++one_state_differs;
+    }
+  };
+  const testing::Run run = testing::train_candidates(
+      c, 1, {}, "", 0, nullptr, stay_tasks(testing::random_bits(30, 11)), on_release);
+  REQUIRE_FALSE(run.summary.first_zero_epoch);
+  CHECK(releases >= 5);
+  REQUIRE(one_state_differs > 0);
 }

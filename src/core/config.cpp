@@ -133,11 +133,11 @@ ExperimentConfig fill_recipe_schedule(ExperimentConfig c, bool grown_from_fixed_
   // Logit noise and sharpening act on softmax logits: input-wise gates have neither.
   if (c.gates == GateKind::kInputWise) return c;
   // Measured on the colored G: the three seeds of 20 still unsolved after 3000 epochs each solve
-  // in the second or third round of noise and sharpening (results/log/training.md, "Repeating the
-  // noise and sharpening"); a solved run stops before them, so only failing runs pay for them.
-  // A picture trained to stay gets more of them: the README's heart stays only in the fourth ("Stay
-  // from the circuit's own growth"). (Not where a schedule the user gave starts at or after the
-  // epochs: no round could be made.)
+  // in the first or second extra round of noise and sharpening (results/log/training.md, "Repeating
+  // the noise and sharpening"); a solved run stops before them, so only failing runs pay for them.
+  // A picture trained to stay gets more of them: the README's heart stays only in the fourth extra
+  // round, epochs 7500-9000 ("Stay from the circuit's own growth"). (Not where a schedule the user
+  // gave starts at or after the epochs: no round could be made.)
   const auto with_rounds = [](ExperimentConfig r) {
     if (r.given.rounds || r.halving || r.stop_when_solved <= 0) return r;
     r.rounds = r.stay ? kRobustStayRounds : kRobustRounds;

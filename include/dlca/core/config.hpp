@@ -59,8 +59,8 @@ inline constexpr const char* kRecipeKeys[] = {"starts", "stop_when_solved", "rep
 // (with_recipe_schedule).
 inline constexpr int kRobustRounds = 2;
 // ... and after those of a picture trained to stay (--stay), whose window is harder to fit: the
-// README's heart stays only in the fourth (results/log/training.md, "Stay from the circuit's own
-// growth").
+// README's heart stays only in the fourth extra round (results/log/training.md, "Stay from the
+// circuit's own growth").
 inline constexpr int kRobustStayRounds = 4;
 
 struct ExperimentConfig;
