@@ -151,6 +151,30 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
   for (const auto& [key, value] : summary.extra.items()) out << key << " " << value.dump() << "\n";
 }
 
+// For a run that ended unsolved, what may still solve it: another seed's wirings, and where its
+// noise and sharpening can repeat, more extra rounds from its checkpoint (the colored G's three
+// seeds unsolved after its epochs, and 5 of the lizard's 14, solve in the first two: RESULTS.md,
+// "Training recipes"); a halving run, a larger budget. "" for a solved or interrupted run.
+std::string unsolved_advice(const TrainingSummary& summary, const TrainingLoop& loop,
+                            const ExperimentConfig& run_config, const std::string& save_path) {
+  if (summary.final_hard_loss <= 0 || summary.interrupted || summary.stop_signal != 0) return "";
+  std::string line = fmt::format("not solved: another seed ({}) trains other wirings",
+                                 option_with_value("seed", std::to_string(run_config.seed + 1)));
+  const ExperimentConfig& config = loop.chosen().model().config;
+  const bool repeatable = (config.noise != 0.0f || config.sharpen_to != 1.0f) &&
+                          config.stop_when_solved > 0 && config.rounds + 2 <= kMaxRounds;
+  if (loop.pool().halving() && loop.pool().budget_epochs() > 0)
+    line +=
+        fmt::format("; so do more starts, in a larger budget ({})",
+                    option_with_value("budget", std::to_string(2 * loop.pool().budget_epochs())));
+  else if (repeatable && !save_path.empty())
+    line +=
+        fmt::format("; this run may still solve in more extra rounds: the same options and {} {}",
+                    option_with_value("resume", save_path),
+                    option_with_value("rounds", std::to_string(config.rounds + 2)));
+  return line + "\n";
+}
+
 }  // namespace
 
 TrainingSummary run_training(Trainer& trainer, const std::string& backend_name,
@@ -212,6 +236,7 @@ TrainingSummary run_training(std::span<Trainer* const> first_candidates,
       loop.summarize(backend_name, repair, stop_signal, options.evaluate);
   files.write_at_end(loop, summary);
   print_summary(summary, loop, repair, out);
+  out << unsolved_advice(summary, loop, run_config, options.save_path);
   return summary;
 }
 

@@ -121,6 +121,7 @@ set_tests_properties(recipe.repair PROPERTIES PASS_REGULAR_EXPRESSION
 dlca_cli_test(recipe.repair_before_rounds ${train} --recipe paper --epochs 236 --repair
   --stop-when-solved 1 --sharpen-to 0.5 --sharpen-start 236 --sharpen-end 240 --repeat-schedule 5
   --rounds 2 --print-every 100)
+set_tests_properties(recipe.repair_before_rounds PROPERTIES FAIL_REGULAR_EXPRESSION "not solved:")
 set_tests_properties(recipe.repair_before_rounds PROPERTIES PASS_REGULAR_EXPRESSION
   "epoch +235 \\(236/246\\) [^\n]*\n[^\n]*: 236 epochs in [^\n]*\n(.*\n)*rounds: up to 2 more of 5 epochs [^\n]*; none needed\n(.*\n)*repair at epoch 236: hard loss 915 -> 0 over 16 batches, 1 gate change \\([0-9]+ hard rollouts, [^)]*\\): applied\nhard loss first reached 0 at epoch 236\n")
 # A robust image run resumed to more epochs keeps the schedule it was started with (it was refused:

@@ -76,3 +76,12 @@ dlca_cli_test(hostile.training_options.rounds_of_robust sh -c "${make_png} t.png
   --print-every 1")
 set_tests_properties(hostile.training_options.rounds_of_robust PROPERTIES PASS_REGULAR_EXPRESSION
   "\\(16/16\\).*: 16 epochs.*rounds: up to 2 more of 4 epochs of noise and sharpening after epoch 8 \\(--rounds\\); 2 of them trained\nrepair at epoch 8: [^\n]*: not solved, nothing changed\nrepair: [^\n]*: not solved, nothing changed\n")
+# A run that ends unsolved says what may still solve it: another seed, and more extra rounds from
+# its checkpoint, with the options that do it; the resume it names is one dlca takes, training the
+# two rounds more.
+dlca_cli_test(hostile.training_options.unsolved_advice sh -c "${make_png} t.png 8 8 8 0 2 && \
+  ${image} --target t.png --size 8 --channels 8 --steps 2 --epochs 8 --threads 1 --starts 1 \
+  --no-repair --save m.json && ${image} --target t.png --size 8 --channels 8 --steps 2 --epochs 8 \
+  --threads 1 --starts 1 --no-repair --save m.json --resume m.json --rounds 4")
+set_tests_properties(hostile.training_options.unsolved_advice PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nnot solved: another seed \\(--seed 24\\) trains other wirings; this run may still solve in more extra rounds: the same options and --resume m\\.json --rounds 4\n(.*\n)*: 24 epochs \\(resumed at epoch 16\\)(.*\n)*rounds: up to 4 more of 4 epochs [^\n]*; 4 of them trained\n")
