@@ -281,6 +281,11 @@ class TrainingTest(Scratch):
         kept = model.summary["kept"]
         self.assertEqual((kept["from"], kept["to"], len(kept["wrong_bits"])), (19, 38, 20))
         self.assertEqual(kept["exact"], max(kept["wrong_bits"]) == 0)
+        # One epoch leaves it unsolved: the report's last line says what may still solve it, in
+        # keywords; with no checkpoint saved, no resume to name.
+        self.assertRegex(model.summary["report"],
+                         r"\nnot solved: another seed \(seed=%d\) trains other wirings\n$"
+                         % (model.config["seed"] + 1))
         # stay=True (--stay): trained to stay, the run's hard loss is the window's wrong bits.
         stayed = dlca.train("image", target=heart, size=12, stay=True, **short)
         self.assertTrue(stayed.config["stay"])
