@@ -160,18 +160,27 @@ std::string unsolved_advice(const TrainingSummary& summary, const TrainingLoop& 
   if (summary.final_hard_loss <= 0 || summary.interrupted || summary.stop_signal != 0) return "";
   std::string line = fmt::format("not solved: another seed ({}) trains other wirings",
                                  option_with_value("seed", std::to_string(run_config.seed + 1)));
-  const ExperimentConfig& config = loop.chosen().model().config;
-  const bool repeatable = (config.noise != 0.0f || config.sharpen_to != 1.0f) &&
-                          config.stop_when_solved > 0 && config.rounds + 2 <= kMaxRounds;
+  // Two rounds more, where the configuration's own checks take them (a schedule to repeat, a
+  // stop when solved, no more than the most rounds).
+  ExperimentConfig more_rounds = loop.chosen().model().config;
+  more_rounds.rounds += 2;
+  const auto taken = [](const ExperimentConfig& c) {
+    try {
+      validate(c);
+      return true;
+    } catch (const ConfigError&) {
+      return false;
+    }
+  };
   if (loop.pool().halving() && loop.pool().budget_epochs() > 0)
     line +=
         fmt::format("; so do more starts, in a larger budget ({})",
                     option_with_value("budget", std::to_string(2 * loop.pool().budget_epochs())));
-  else if (repeatable && !save_path.empty())
+  else if (!save_path.empty() && taken(more_rounds))
     line +=
         fmt::format("; this run may still solve in more extra rounds: the same options and {} {}",
                     option_with_value("resume", save_path),
-                    option_with_value("rounds", std::to_string(config.rounds + 2)));
+                    option_with_value("rounds", std::to_string(more_rounds.rounds)));
   return line + "\n";
 }
 
