@@ -49,7 +49,7 @@ PICTURE = [
 
 Any PNG (transparent or black is empty) becomes a target: dlca picks the grid, one channel or
 three and the architecture from the picture, and trains a circuit that grows it from an empty
-grid. This one uses the heart of `targets/pictures` at 12x12, to finish in a few minutes on 2
+grid. This one uses the heart of `targets/pictures` at 12x12, to finish in about a minute on 2
 cores; put your own file and size in the first cell."""),
     ("code", """import os
 import dlca

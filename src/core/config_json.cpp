@@ -202,7 +202,8 @@ void drop_recipe_filled_keys(nlohmann::json& config_json, const GivenOptions& gi
     config_json.erase("adam_eps");
   if (!given.gates && config_json.value("gates", "") == gate_kind_name(notebook.gates))
     config_json.erase("gates");
-  if (!given.starts) {  // the recipe's (robust: halving, but not for a picture grown from a seed)
+  // The recipe's: robust halves, but not for a picture grown from a fixed start.
+  if (!given.starts) {
     config_json.erase("starts");
     config_json.erase("halving");
   }

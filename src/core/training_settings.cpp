@@ -144,12 +144,12 @@ const std::array kSettings = {
             "repeat the noise and sharpening every N epochs from where the first of them begins: "
             "the temperature returns to 1 and the noise phase comes back, for as many rounds as "
             "--epochs holds (0 = once; docs/training.md, \"Repeating the schedule\")"},
-    Setting{"rounds", "--rounds", kEvery, &C::rounds, R::kIntegerFromTo, 0, 16,
-            &GivenOptions::rounds,
-            "a run still unsolved after --epochs trains up to N more rounds of the noise and "
-            "sharpening (each --repeat-schedule epochs, or from where they begin to --epochs), "
-            "stopping once solved; --repair is tried before them and after (0 = none; robust on a "
-            "picture grown from a seed: 2, with --stay 4; docs/training.md, \"More rounds\")"},
+    Setting{
+        "rounds", "--rounds", kEvery, &C::rounds, R::kIntegerFromTo, 0, 16, &GivenOptions::rounds,
+        "a run still unsolved after --epochs trains up to N more rounds of the noise and "
+        "sharpening (each --repeat-schedule epochs, or from where they begin to --epochs), "
+        "stopping once solved; --repair is tried before them and after (0 = none; robust on a "
+        "picture grown from a fixed start: 2, with --stay 4; docs/training.md, \"More rounds\")"},
     Setting{"harden", "--harden", kEvery, &C::harden, R::kIntegerFromTo, 0, 16, nullptr,
             "progressive hardening: in N stages spread evenly from --harden-start to "
             "--harden-end, fix the most confident free gates to their hard op (1/2, 3/4, 7/8, ... "
