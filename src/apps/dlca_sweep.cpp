@@ -3,6 +3,7 @@
 // DIR/runs.json, DIR/summary.md and every run's model. An interrupted sweep resumes when run again
 // with the same arguments. The logic lives in the library (dlca/train/sweep.hpp).
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include "tools.hpp"
 
@@ -10,7 +11,9 @@
 #include "cli_parse.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/data_dir.hpp"
+#include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
+#include "dlca/train/model_file.hpp"
 #include "dlca/train/picture_experiment.hpp"
 #include "dlca/train/sweep.hpp"
 #include "sweep_mpi.hpp"
@@ -80,10 +83,33 @@ void add_options(CLI::App& app, SweepOptions& o) {
                  "worker threads in all on this machine, or per rank under MPI (0 = all cores)")
       ->capture_default_str()
       ->transform(dlca::cli::thread_count());
-  app.add_option("--out", o.out_dir, "directory of the sweep's files (made if missing)")
-      ->required();
+  app.add_option("--out", o.out_dir,
+                 "directory of the sweep's files (made if missing; default: sweeps/ and a name "
+                 "made of the experiment, the seeds and the options that shape the runs, so the "
+                 "same command finds it again)");
   app.add_flag("--mpi", o.mpi,
                "require an MPI launch (mpirun or srun); implied under mpirun -np P>1");
+}
+
+// The default --out: sweeps/ and a name made of what decides the runs (the experiment or picture,
+// the seeds, --recipe, --epochs, --stop-when-solved and --set, in the order given), the same for
+// the same command, so that running it again resumes the sweep. A name too long for a file system
+// keeps its start and a checksum of the whole.
+std::string default_out_dir(const SweepOptions& o) {
+  const std::string experiment = o.picture.empty() ? o.experiment : o.picture;
+  std::string name = std::filesystem::path(experiment).stem().string();
+  if (o.picture_size > 0) name += fmt::format("-size{}", o.picture_size);
+  for (const std::string& seeds : o.seed_lists) name += "-seeds" + seeds;
+  if (!o.recipe.empty()) name += "-" + o.recipe;
+  if (o.epochs > 0) name += fmt::format("-epochs{}", o.epochs);
+  if (o.stop_when_solved >= 0) name += fmt::format("-stop{}", o.stop_when_solved);
+  for (const std::string& setting : o.settings) name += "-" + setting;
+  name = dlca::file_name_part(name, "._-=,+", '-');
+  constexpr size_t kLongest = 120;
+  if (name.size() > kLongest)
+    name =
+        name.substr(0, kLongest - 15) + "-" + dlca::crc32_text(name.data(), name.size()).substr(6);
+  return (std::filesystem::path("sweeps") / name).string();
 }
 
 // The sweep the options describe (its directory not opened yet). Throws UsageError or ConfigError
@@ -126,7 +152,8 @@ dlca::Sweep make_sweep(const SweepOptions& o, const CLI::App& app) {
   } else {
     file = dlca::load_experiment(o.experiment);
   }
-  return dlca::Sweep(std::move(spec), std::move(file), o.out_dir);
+  return dlca::Sweep(std::move(spec), std::move(file),
+                     o.out_dir.empty() ? default_out_dir(o) : o.out_dir);
 }
 
 }  // namespace
@@ -170,9 +197,9 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
     if (o.mpi || dlca::cli::launched_on_several_ranks())
       return dlca::cli::run_sweep_mpi(*sweep, o.jobs, o.threads, std::cout, finish);
     sweep->open();
-    std::cout << fmt::format("{}: {} runs, {} finished before, {} at once\n",
+    std::cout << fmt::format("{}: {} runs, {} finished before, {} at once; files in {}\n",
                              o.picture.empty() ? o.experiment : o.picture, sweep->runs().size(),
-                             sweep->finished_count(), o.jobs)
+                             sweep->finished_count(), o.jobs, sweep->directory())
               << std::flush;
     return finish(dlca::run_sweep_locally(*sweep, o.jobs, o.threads, std::cout));
   } catch (...) {  // (--out holding another sweep: ConfigError; MPI asked of a build without it:

@@ -44,7 +44,7 @@ dlca_cli_test(own_picture.sweep_resumed_by_another_name sh -c "cp ${op_pictures}
   --out s > /dev/null && $<TARGET_FILE:dlca_program> sweep --target ${op_pictures}/heart.png \
   --size 8 --seeds 1 --epochs 1 --threads 1 --out s")
 set_tests_properties(own_picture.sweep_resumed_by_another_name PROPERTIES PASS_REGULAR_EXPRESSION
-  "\n[^\n]*heart.png: 1 runs, 1 finished before, 1 at once\n")
+  "\n[^\n]*heart.png: 1 runs, 1 finished before, 1 at once; files in s\n")
 dlca_cli_test(own_picture.sweep_size_needs_target ${expect} --status 2
   "^dlca sweep: --size requires --target$" $<TARGET_FILE:dlca_program> sweep --config
   checkerboard_sync --size 8 --seeds 1 --out s)

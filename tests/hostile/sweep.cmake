@@ -11,6 +11,16 @@ foreach(case files jobs resume mpi recipes)
   set_tests_properties(sweep.${case} PROPERTIES PASS_REGULAR_EXPRESSION "sweep ${case} ok")
 endforeach()
 set(sweep_args --config checkerboard_sync --seeds 1-2 --epochs 2 --out s)
+# Without --out a sweep had no folder (a usage error); it gets one named by what decides its runs,
+# the same for the same command, so running it again resumes it; another command, another folder.
+dlca_cli_test(sweep.default_out sh -c "${sweep} --config checkerboard_sync --seeds 1 --epochs 2 \
+  --threads 1 --set lr=0.05 > /dev/null && ${sweep} --config checkerboard_sync --seeds 1 --epochs 2 \
+  --threads 1 --set lr=0.05 && ${sweep} --config checkerboard_sync --seeds 2 --epochs 2 \
+  --threads 1 > /dev/null && ls sweeps")
+set_tests_properties(sweep.default_out PROPERTIES PASS_REGULAR_EXPRESSION
+  "checkerboard_sync: 1 runs, 1 finished before, 1 at once; files in \
+sweeps/checkerboard_sync-seeds1-epochs2-lr=0.05\n.*\ncheckerboard_sync-seeds1-epochs2-lr=0.05\n\
+checkerboard_sync-seeds2-epochs2\n$")
 dlca_cli_test(sweep.seeds_backwards ${expect} "^dlca_sweep: --seeds: 5-1: the range ends before it starts$"
   ${sweep} --config checkerboard_sync --seeds 5-1 --out s)
 dlca_cli_test(sweep.seeds_not_a_number ${expect} "^dlca_sweep: --seeds: 'x' is not a seed"
