@@ -3,7 +3,6 @@
 // DIR/runs.json, DIR/summary.md and every run's model. An interrupted sweep resumes when run again
 // with the same arguments. The logic lives in the library (dlca/train/sweep.hpp).
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include "tools.hpp"
 
@@ -11,9 +10,7 @@
 #include "cli_parse.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/data_dir.hpp"
-#include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
-#include "dlca/train/model_file.hpp"
 #include "dlca/train/picture_experiment.hpp"
 #include "dlca/train/sweep.hpp"
 #include "sweep_mpi.hpp"
@@ -85,31 +82,12 @@ void add_options(CLI::App& app, SweepOptions& o) {
       ->transform(dlca::cli::thread_count());
   app.add_option("--out", o.out_dir,
                  "directory of the sweep's files (made if missing; default: sweeps/ and a name "
-                 "made of the experiment, the seeds and the options that shape the runs, so the "
-                 "same command finds it again)");
+                 "made of the experiment or picture, --size, the seeds and the options that "
+                 "decide the runs, so that the same command finds it again)")
+      ->check(CLI::Validator(
+          [](std::string& text) { return text.empty() ? "an empty folder name" : ""; }, "DIR"));
   app.add_flag("--mpi", o.mpi,
                "require an MPI launch (mpirun or srun); implied under mpirun -np P>1");
-}
-
-// The default --out: sweeps/ and a name made of what decides the runs (the experiment or picture,
-// the seeds, --recipe, --epochs, --stop-when-solved and --set, in the order given), the same for
-// the same command, so that running it again resumes the sweep. A name too long for a file system
-// keeps its start and a checksum of the whole.
-std::string default_out_dir(const SweepOptions& o) {
-  const std::string experiment = o.picture.empty() ? o.experiment : o.picture;
-  std::string name = std::filesystem::path(experiment).stem().string();
-  if (o.picture_size > 0) name += fmt::format("-size{}", o.picture_size);
-  for (const std::string& seeds : o.seed_lists) name += "-seeds" + seeds;
-  if (!o.recipe.empty()) name += "-" + o.recipe;
-  if (o.epochs > 0) name += fmt::format("-epochs{}", o.epochs);
-  if (o.stop_when_solved >= 0) name += fmt::format("-stop{}", o.stop_when_solved);
-  for (const std::string& setting : o.settings) name += "-" + setting;
-  name = dlca::file_name_part(name, "._-=,+", '-');
-  constexpr size_t kLongest = 120;
-  if (name.size() > kLongest)
-    name =
-        name.substr(0, kLongest - 15) + "-" + dlca::crc32_text(name.data(), name.size()).substr(6);
-  return (std::filesystem::path("sweeps") / name).string();
 }
 
 // The sweep the options describe (its directory not opened yet). Throws UsageError or ConfigError
@@ -152,8 +130,7 @@ dlca::Sweep make_sweep(const SweepOptions& o, const CLI::App& app) {
   } else {
     file = dlca::load_experiment(o.experiment);
   }
-  return dlca::Sweep(std::move(spec), std::move(file),
-                     o.out_dir.empty() ? default_out_dir(o) : o.out_dir);
+  return dlca::Sweep(std::move(spec), std::move(file), o.out_dir);
 }
 
 }  // namespace
@@ -193,14 +170,18 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
     const int signal = dlca::StopSignals::signal_number();
     return 128 + (signal ? signal : 2);
   };
-  try {
-    if (o.mpi || dlca::cli::launched_on_several_ranks())
-      return dlca::cli::run_sweep_mpi(*sweep, o.jobs, o.threads, std::cout, finish);
-    sweep->open();
+  // Said once the folder is open (by rank 0 under MPI): how much is left and where the files go.
+  const auto opened = [&](int at_once) {
     std::cout << fmt::format("{}: {} runs, {} finished before, {} at once; files in {}\n",
                              o.picture.empty() ? o.experiment : o.picture, sweep->runs().size(),
-                             sweep->finished_count(), o.jobs, sweep->directory())
+                             sweep->finished_count(), at_once, sweep->directory())
               << std::flush;
+  };
+  try {
+    if (o.mpi || dlca::cli::launched_on_several_ranks())
+      return dlca::cli::run_sweep_mpi(*sweep, o.jobs, o.threads, std::cout, opened, finish);
+    sweep->open();
+    opened(o.jobs);
     return finish(dlca::run_sweep_locally(*sweep, o.jobs, o.threads, std::cout));
   } catch (...) {  // (--out holding another sweep: ConfigError; MPI asked of a build without it:
     return dlca::cli::report_failure(program);  // UsageError; both bad usage)

@@ -102,6 +102,7 @@ void work(const Sweep& sweep, int threads) {
 }  // namespace
 
 int run_sweep_mpi(Sweep& sweep, int jobs, int threads, std::ostream& out,
+                  const std::function<void(int runs_at_once)>& announce_opened,
                   const std::function<int(bool complete)>& finish) {
   MPI_Init(nullptr, nullptr);
   // Ctrl-C and SIGTERM stop every rank's run after its epoch, as without MPI: installed again
@@ -138,6 +139,7 @@ int run_sweep_mpi(Sweep& sweep, int jobs, int threads, std::ostream& out,
   }
   int status = 0;
   if (rank == 0) {
+    announce_opened(ranks == 1 ? jobs : ranks - 1);  // the other ranks train one run each
     std::string failure;
     const bool complete = ranks == 1 ? run_sweep_locally(sweep, jobs, threads, out)
                                      : deal(sweep, ranks, out, failure);

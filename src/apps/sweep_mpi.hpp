@@ -16,9 +16,11 @@ bool launched_on_several_ranks();
 int launched_rank();
 
 // Opens the sweep on rank 0 and runs it over all ranks (a single rank runs it locally with
-// `jobs`). `finish(complete)` is called on rank 0 only and gives the exit status; other ranks
-// return 0, or the status rank 0 reports. Throws std::runtime_error in a build without MPI.
+// `jobs`). `announce_opened(runs_at_once)` and `finish(complete)` are called on rank 0 only, once
+// the folder is open and at the end; finish gives the exit status; other ranks return 0, or the
+// status rank 0 reports. Throws std::runtime_error in a build without MPI.
 int run_sweep_mpi(Sweep& sweep, int jobs, int threads, std::ostream& out,
+                  const std::function<void(int runs_at_once)>& announce_opened,
                   const std::function<int(bool complete)>& finish);
 
 }  // namespace dlca::cli

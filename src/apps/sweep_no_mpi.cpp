@@ -4,7 +4,8 @@
 
 namespace dlca::cli {
 
-int run_sweep_mpi(Sweep&, int, int, std::ostream&, const std::function<int(bool)>&) {
+int run_sweep_mpi(Sweep&, int, int, std::ostream&, const std::function<void(int)>&,
+                  const std::function<int(bool)>&) {
   throw UsageError(
       "this dlca_sweep was built without MPI; install Open MPI (Debian: apt-get install "
       "openmpi-bin libopenmpi-dev, or tools/install_deps.sh) and build again, or run without "

@@ -186,6 +186,11 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
   if (spec_.seeds.empty()) throw ConfigError("--seeds: no seeds given");
   std::set<uint64_t> unique(spec_.seeds.begin(), spec_.seeds.end());
   spec_.seeds.assign(unique.begin(), unique.end());
+  directory_label_ = "--out " + directory_;
+  if (directory_.empty()) {
+    directory_ = default_sweep_directory(spec_);
+    directory_label_ = directory_ + " (the folder of a sweep without --out)";
+  }
   std::set<std::string> keys;
   for (const SweepSetting& s : spec_.settings) {
     if (s.key == "seed") throw ConfigError("--set seed: give the seeds with --seeds");
@@ -330,7 +335,7 @@ nlohmann::json Sweep::identity() const {
 // The sweep's folder: made and locked (one sweep at a time), its manifest checked or written,
 // the rows of finished runs read back.
 void Sweep::open() {
-  const std::string out = "--out " + directory_;
+  const std::string& out = directory_label_;
   std::error_code error;
   const fs::path dir(directory_), manifest = dir / "sweep.json";
   if (fs::exists(dir, error) && !fs::is_directory(dir, error))
@@ -510,6 +515,30 @@ std::string shell_word(const std::string& text, bool always = false) {
 }
 
 }  // namespace
+
+std::string default_sweep_directory(const SweepSpec& spec) {
+  std::set<uint64_t> seeds(spec.seeds.begin(), spec.seeds.end());
+  std::string name = fs::path(spec.experiment).stem().string();
+  if (spec.picture || names_a_file(spec.experiment)) {
+    std::error_code error;
+    const std::string where = fs::absolute(spec.experiment, error).lexically_normal().string();
+    name += "-" + crc32_text(where.data(), where.size()).substr(6);
+  }
+  if (spec.picture_size) name += fmt::format("-size{}", *spec.picture_size);
+  name += "-seeds" + seeds_text({seeds.begin(), seeds.end()});
+  for (const SweepSetting& setting : spec.settings) {
+    name += "-" + setting.key + "=";
+    for (size_t v = 0; v < setting.values.size(); ++v) name += (v ? "," : "") + setting.values[v];
+  }
+  if (spec.epochs) name += fmt::format("-epochs{}", *spec.epochs);
+  if (spec.stop_when_solved) name += fmt::format("-stop{}", *spec.stop_when_solved);
+  if (!spec.recipe.empty()) name += "-" + spec.recipe;
+  name = file_name_part(name, "._-=,+", '-');
+  constexpr size_t kLongest = 120;
+  if (name.size() > kLongest)
+    name = name.substr(0, kLongest - 15) + "-" + crc32_text(name.data(), name.size()).substr(6);
+  return (fs::path("sweeps") / name).string();
+}
 
 std::string Sweep::summary_markdown() const {
   // What was swept, as the command that runs (and resumes) this sweep; the folder is left out, so

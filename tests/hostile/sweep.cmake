@@ -12,15 +12,21 @@ foreach(case files jobs resume mpi recipes)
 endforeach()
 set(sweep_args --config checkerboard_sync --seeds 1-2 --epochs 2 --out s)
 # Without --out a sweep had no folder (a usage error); it gets one named by what decides its runs,
-# the same for the same command, so running it again resumes it; another command, another folder.
-dlca_cli_test(sweep.default_out sh -c "${sweep} --config checkerboard_sync --seeds 1 --epochs 2 \
-  --threads 1 --set lr=0.05 > /dev/null && ${sweep} --config checkerboard_sync --seeds 1 --epochs 2 \
-  --threads 1 --set lr=0.05 && ${sweep} --config checkerboard_sync --seeds 2 --epochs 2 \
-  --threads 1 > /dev/null && ls sweeps")
+# the same for the same command (the seeds however typed), so running it again resumes it; other
+# seeds, another folder; two experiment files of one name in two folders, two folders.
+dlca_cli_test(sweep.default_out sh -c "${sweep} --config checkerboard_sync --seeds 1,2 --epochs 1 \
+  --threads 1 --set lr=0.05 > /dev/null && ${sweep} --config checkerboard_sync --seeds 2 --seeds 1 \
+  --epochs 1 --threads 1 --set lr=0.05 && ${sweep} --config checkerboard_sync --seeds 2 --epochs 1 \
+  --threads 1 > /dev/null && mkdir a b && cp ${PROJECT_SOURCE_DIR}/targets/checkerboard_sync.json a/c.json && \
+  cp a/c.json b/c.json && ${sweep} --config a/c.json --seeds 1 --epochs 1 --threads 1 > /dev/null && \
+  ${sweep} --config b/c.json --seeds 1 --epochs 1 --threads 1 > /dev/null && ls sweeps")
 set_tests_properties(sweep.default_out PROPERTIES PASS_REGULAR_EXPRESSION
-  "checkerboard_sync: 1 runs, 1 finished before, 1 at once; files in \
-sweeps/checkerboard_sync-seeds1-epochs2-lr=0.05\n.*\ncheckerboard_sync-seeds1-epochs2-lr=0.05\n\
-checkerboard_sync-seeds2-epochs2\n$")
+  "checkerboard_sync: 2 runs, 2 finished before, 1 at once; files in \
+sweeps/checkerboard_sync-seeds1,2-lr=0.05-epochs1\n.*\nc-[0-9a-f]+-seeds1-epochs1\n\
+c-[0-9a-f]+-seeds1-epochs1\ncheckerboard_sync-seeds1,2-lr=0.05-epochs1\n\
+checkerboard_sync-seeds2-epochs1\n$")
+dlca_cli_test(sweep.out_empty ${expect} "^dlca_sweep: --out: an empty folder name"
+  sh -c "exec ${sweep} --config checkerboard_sync --seeds 1 --out ''")
 dlca_cli_test(sweep.seeds_backwards ${expect} "^dlca_sweep: --seeds: 5-1: the range ends before it starts$"
   ${sweep} --config checkerboard_sync --seeds 5-1 --out s)
 dlca_cli_test(sweep.seeds_not_a_number ${expect} "^dlca_sweep: --seeds: 'x' is not a seed"

@@ -45,6 +45,14 @@ struct SweepSpec {
   std::string recipe;                   // --recipe for every run ("": the experiment's)
 };
 
+// The folder of a sweep given no --out: sweeps/ and a name made of what decides its runs, as
+// summary.md's command gives them (the experiment or picture, --size, the seeds as one sorted
+// list, each --set, --epochs, --stop-when-solved, --recipe), so that the same command finds it
+// again and resumes it. An experiment or picture named by a file also gets a checksum of its
+// absolute path (two e.json in two folders are two experiments); a name longer than 120
+// characters keeps its start and a checksum of the whole.
+std::string default_sweep_directory(const SweepSpec& spec);
+
 // One training of the sweep: a seed and one combination of the settings' values.
 struct SweepRun {
   size_t index = 0;  // in grid order (first --set slowest), then seed
@@ -94,7 +102,8 @@ class Sweep {
  public:
   // Builds every run's configuration (the experiment's, with --epochs, --stop-when-solved and the
   // settings applied to its JSON and read back by config_from_json, so a bad key or value is
-  // refused as in an experiment file). Throws ConfigError naming the setting.
+  // refused as in an experiment file). Throws ConfigError naming the setting. An empty
+  // `directory` (no --out) is default_sweep_directory's.
   Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory);
 
   const std::vector<SweepRun>& runs() const { return runs_; }
@@ -137,6 +146,7 @@ class Sweep {
   // is, so that one table never mixes two targets.
   nlohmann::json task_;
   std::string directory_;
+  std::string directory_label_;  // how errors name it: "--out DIR", or the default folder
   std::vector<SweepRun> runs_;
   std::vector<std::string> combinations_;  // options text per combination
   std::vector<std::optional<SweepRow>> rows_;
