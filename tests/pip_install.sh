@@ -10,7 +10,8 @@ rm -rf venv elsewhere
 DLCA_BUILD_DIR="$build" venv/bin/pip install --no-build-isolation --no-index --no-deps -q \
   --disable-pip-version-check --root-user-action=ignore "$source"
 mkdir elsewhere && cd elsewhere
-PYTHONPATH= ../venv/bin/python - <<'PY'
+# The installed package's own data folder, not one the caller's environment names.
+PYTHONPATH= DLCA_DATA_DIR= ../venv/bin/python - <<'PY'
 import dlca
 assert "site-packages" in dlca.__file__, dlca.__file__
 assert dlca.data_dir().endswith("site-packages/dlca/targets"), dlca.data_dir()
