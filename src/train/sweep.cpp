@@ -502,6 +502,16 @@ std::string seeds_text(const std::vector<uint64_t>& seeds) {
   return text;
 }
 
+// A setting as --set takes it: "key=v1,v2".
+std::string setting_text(const SweepSetting& setting) {
+  std::string text = setting.key + "=";
+  for (size_t v = 0; v < setting.values.size(); ++v) {
+    if (v) text += ',';
+    text += setting.values[v];
+  }
+  return text;
+}
+
 // `text` as one word of a POSIX shell command: as it is when it holds only characters no shell
 // treats specially, else in single quotes (a single quote inside as '\''); `always` quotes it.
 std::string shell_word(const std::string& text, bool always = false) {
@@ -522,17 +532,15 @@ std::string default_sweep_directory(const SweepSpec& spec) {
   if (spec.picture || names_a_file(spec.experiment)) {
     std::error_code error;
     const std::string where = fs::absolute(spec.experiment, error).lexically_normal().string();
-    name += "-" + crc32_text(where.data(), where.size()).substr(6);
+    name += fmt::format("-{}", crc32_text(where.data(), where.size()).substr(6));
   }
   if (spec.picture_size) name += fmt::format("-size{}", *spec.picture_size);
-  name += "-seeds" + seeds_text({seeds.begin(), seeds.end()});
-  for (const SweepSetting& setting : spec.settings) {
-    name += "-" + setting.key + "=";
-    for (size_t v = 0; v < setting.values.size(); ++v) name += (v ? "," : "") + setting.values[v];
-  }
+  name += fmt::format("-seeds{}", seeds_text({seeds.begin(), seeds.end()}));
+  for (const SweepSetting& setting : spec.settings)
+    name += fmt::format("-{}", setting_text(setting));
   if (spec.epochs) name += fmt::format("-epochs{}", *spec.epochs);
   if (spec.stop_when_solved) name += fmt::format("-stop{}", *spec.stop_when_solved);
-  if (!spec.recipe.empty()) name += "-" + spec.recipe;
+  if (!spec.recipe.empty()) name += fmt::format("-{}", spec.recipe);
   name = file_name_part(name, "._-=,+", '-');
   constexpr size_t kLongest = 120;
   if (name.size() > kLongest)
@@ -547,14 +555,8 @@ std::string Sweep::summary_markdown() const {
                                     shell_word(spec_.experiment));
   if (spec_.picture_size) command += fmt::format(" --size {}", *spec_.picture_size);
   command += " --seeds " + seeds_text(spec_.seeds);
-  for (const SweepSetting& setting : spec_.settings) {
-    std::string values;
-    for (const std::string& v : setting.values) {
-      if (!values.empty()) values += ',';
-      values += v;
-    }
-    command += " --set " + shell_word(setting.key + "=" + values, true);
-  }
+  for (const SweepSetting& setting : spec_.settings)
+    command += " --set " + shell_word(setting_text(setting), true);
   if (spec_.epochs) command += fmt::format(" --epochs {}", *spec_.epochs);
   if (spec_.stop_when_solved)
     command += fmt::format(" --stop-when-solved {}", *spec_.stop_when_solved);
