@@ -13,8 +13,8 @@ most 32; size=), one channel or three (colours=) and the colored G's architectur
 
 Training options are keyword arguments with the command line's names (underscores for dashes):
 recipe= ("robust", the default, or "paper", the notebook's recipe bit for bit), gates=, starts= (a
-count, or "auto": successive halving with new starts until one solves or budget_epochs= /
-budget_minutes= run out), stop_when_solved=, sharpen_to=, sharpen_start=, sharpen_end=, noise=,
+count, or "auto": successive halving with new starts until one solves or budget_epochs= (the
+option --budget) / budget_minutes= run out), stop_when_solved=, sharpen_to=, sharpen_start=, sharpen_end=, noise=,
 noise_start=, noise_end=, repeat_schedule=, rounds=, harden=, harden_start=, harden_end=, grad_norm=, stay=,
 lr_decay_to=, lr_decay_start=, lr_decay_end=, repair=, epochs=, seed=, lr=, adam_eps=, adam_beta1=, adam_beta2=,
 weight_decay=, random_streams=, threads=, backend=,
