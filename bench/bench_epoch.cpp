@@ -189,7 +189,9 @@ int main(int argc, char** argv) {
       }
     }
   }
-  fmt::print("backend {}; peak RSS of this process {:.1f} MB (covers every setting above)\n",
-             backend_name, peak_rss_mb());
+  fmt::print(
+      "backend {}; {} timed epochs after {} untimed a setting; peak RSS of this process {:.1f} MB "
+      "(covers every setting above)\n",
+      backend_name, epochs, warmup, peak_rss_mb());
   return 0;
 }

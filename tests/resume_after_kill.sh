@@ -16,7 +16,11 @@ pid=$!
 for _ in $(seq 600); do [ -e "$dir/run.json" ] && break; sleep 0.01; done
 kill -9 $pid 2>/dev/null || { echo "the run ended before it could be killed"; exit 1; }
 wait $pid 2>/dev/null || true
-grep -o '"epoch":[0-9]*' "$dir/run.json" | head -1
+# The kill must have landed mid-run: a checkpoint of the last epoch would resume nothing.
+killed_at=$(grep -o '"epoch":[0-9]*' "$dir/run.json" | head -1 | cut -d: -f2)
+echo "killed after the checkpoint of epoch $killed_at"
+[ "$killed_at" -gt 0 ] && [ "$killed_at" -lt $epochs ] ||
+  { echo "the checkpoint is not one of mid-run (epoch $killed_at of $epochs)"; exit 1; }
 "$train" "${args[@]}" --epochs $epochs --resume "$dir/run.json" --save "$dir/run.json" \
   --log "$dir/resumed.csv" >"$dir/resumed.txt"
 

@@ -1,6 +1,7 @@
 // Files, signals and memory: outputs written in place when they are devices or pipes, the shared
-// output check, memory sizes and estimates, and dlca_eval's refusal of 4 x steps past its limit
-// (run as a program on a model file saved here).
+// output check, memory sizes and estimates, and the limit on training steps that keeps dlca_eval's
+// 4 x steps in range (its refusal of a 4 x grid past 8192 cells is a command-line test,
+// tests/hostile/files.cmake).
 #include <doctest/doctest.h>
 
 #include <atomic>

@@ -31,7 +31,7 @@ dlca_cli_test(hostile.cli.equals_dlca_export sh -c "${tc} --epochs 2 --steps 2 -
 dlca_cli_test(hostile.cli.equals_compare_backends ${same} "epochs per run: 3|checkerboard_async 1x6x6"
   $<TARGET_FILE:compare_backends> --config=checkerboard_async --size=6 --epochs=3 --cpu-only --
   $<TARGET_FILE:compare_backends> --config checkerboard_async --size 6 --epochs 3 --cpu-only)
-dlca_cli_test(hostile.cli.equals_bench_epoch ${same} "checkpoint +1 "
+dlca_cli_test(hostile.cli.equals_bench_epoch ${same} "checkpoint +1 |1 timed epochs after 0 untimed"
   $<TARGET_FILE:bench_epoch> --epochs=1 --warmup=0 --threads=1 --modes=checkpoint --
   $<TARGET_FILE:bench_epoch> --epochs 1 --warmup 0 --threads 1 --modes checkpoint)
 # --help shows the chosen preset's defaults wherever the preset option stands.

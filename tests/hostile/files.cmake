@@ -50,8 +50,14 @@ dlca_cli_test(files.max_memory_bad ${expect} "--max-memory: '4Q' is not a memory
 dlca_cli_test(files.tile_cells_huge ${train} --tile-cells 2000000000 --epochs 2 --steps 2 --quiet)
 set_tests_properties(files.tile_cells_huge PROPERTIES PASS_REGULAR_EXPRESSION "on cpu [^\n]*: 2 epochs in")
 
-# Overflows: --zoom past int, and dlca_eval's 4 x the training steps (a model saved by the unit
-# test "dlca_eval refuses 4 x steps past its limit" in tests/test_files.cpp).
+# Overflows: --zoom past int, and dlca_eval's default grid, 4 x the training grid's larger side,
+# past 8192 cells (a model trained 2 x 2100; its 4 x steps cannot overflow: the unit test "training
+# steps are limited" in tests/test_files.cpp).
+dlca_cli_test(files.eval_default_grid_too_wide sh -c "sed -e 's/\"height\": 4/\"height\": 2/' \
+  -e 's/\"width\": 4/\"width\": 2100/' ${h_tiny} > wide.json && grep -q '\"width\": 2100' wide.json \
+  && ${h_train} --config wide.json --epochs 1 --threads 1 --quiet --save m.json \
+  && ${expect} --status 1 '^dlca_eval: m.json: 4 x the training grid \\(2100\\) is more than 8192 cells wide[;] give --size$' \
+  $<TARGET_FILE:dlca_eval> --model m.json")
 dlca_cli_test(files.gif_zoom_overflow sh -c "${model_m} && ${expect} \
   '^dlca_run: --gif: a 64x64 grid at zoom 1073741824 is more than 2048 pixels a side' \
   ${run} --model m.json --size 64 --zoom 1073741824 --gif x.gif && test ! -e x.gif")

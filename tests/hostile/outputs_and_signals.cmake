@@ -31,19 +31,20 @@ dlca_cli_test(hostile.signals.run_killed_while_compiling sh -c "mkdir tmp && \
   { TMPDIR=$(pwd)/tmp CC=./slowcc ${run} --model ${os_model} --size 16 --steps 1 --quiet || \
   echo $? > status.txt\n} && test \"$(cat status.txt)\" = 143 && test -z \"$(ls -A tmp)\" && \
   timeout 5 sh -c 'while ps -o stat= -p $(cat cc.pid) | grep -q ^[^Z]\ndo sleep 0.1\ndone'")
-# A run that fails writing one output replaces none of the others (the log and the checkpoint
+# A run that fails writing one output at the end (exit status 1, not a refusal before training)
+# replaces none of the others (the log and the checkpoint
 # were replaced when the summary, written last, failed).
 dlca_cli_test(hostile.outputs.failed_output_replaces_none sh -c "echo old > keep.json && echo old > keep.csv \
-  && ${expect} '/dev/full' ${h_train} --config ${h_tiny} --epochs 2 --save keep.json --log keep.csv \
+  && ${expect} --status 1 '/dev/full: write failed' ${h_train} --config ${h_tiny} --epochs 2 --save keep.json --log keep.csv \
   --summary /dev/full && grep -qx old keep.json && grep -qx old keep.csv && test ! -e keep.svg \
   && ! ls | grep -q tmp")
 
 dlca_cli_test(hostile.outputs.run_failed_output_replaces_none sh -c "echo old > keep.csv \
-  && ${expect} '/dev/full' ${h_run} --model ${h_model} --steps 2 --csv keep.csv --png /dev/full \
+  && ${expect} --status 1 '/dev/full: write failed' ${h_run} --model ${h_model} --steps 2 --csv keep.csv --png /dev/full \
   && grep -qx old keep.csv && ! ls | grep -q tmp")
 
 dlca_cli_test(hostile.outputs.export_failed_output_replaces_none sh -c "echo old > a.c \
-  && ${expect} '/dev/full' $<TARGET_FILE:dlca_export> --model ${h_model} --c a.c --html /dev/full \
+  && ${expect} --status 1 '/dev/full: write failed' $<TARGET_FILE:dlca_export> --model ${h_model} --c a.c --html /dev/full \
   && grep -qx old a.c && ! ls | grep -q tmp")
 # A legal 250-byte file name: its temporary (NAME.tmp.<pid>) was too long, so every output of the
 # run was lost at the end.
