@@ -18,6 +18,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/json_numbers.hpp"
@@ -504,12 +505,7 @@ std::string seeds_text(const std::vector<uint64_t>& seeds) {
 
 // A setting as --set takes it: "key=v1,v2".
 std::string setting_text(const SweepSetting& setting) {
-  std::string text = setting.key + "=";
-  for (size_t v = 0; v < setting.values.size(); ++v) {
-    if (v) text += ',';
-    text += setting.values[v];
-  }
-  return text;
+  return fmt::format("{}={}", setting.key, fmt::join(setting.values, ","));
 }
 
 // `text` as one word of a POSIX shell command: as it is when it holds only characters no shell

@@ -32,8 +32,8 @@ dlca_cli_test(hostile.signals.run_killed_while_compiling sh -c "mkdir tmp && \
   echo $? > status.txt\n} && test \"$(cat status.txt)\" = 143 && test -z \"$(ls -A tmp)\" && \
   timeout 5 sh -c 'while ps -o stat= -p $(cat cc.pid) | grep -q ^[^Z]\ndo sleep 0.1\ndone'")
 # A run that fails writing one output at the end (exit status 1, not a refusal before training)
-# replaces none of the others (the log and the checkpoint
-# were replaced when the summary, written last, failed).
+# replaces none of the others (the log and the checkpoint were replaced when the summary, written
+# last, failed).
 dlca_cli_test(hostile.outputs.failed_output_replaces_none sh -c "echo old > keep.json && echo old > keep.csv \
   && ${expect} --status 1 '/dev/full: write failed' ${h_train} --config ${h_tiny} --epochs 2 --save keep.json --log keep.csv \
   --summary /dev/full && grep -qx old keep.json && grep -qx old keep.csv && test ! -e keep.svg \
