@@ -497,7 +497,9 @@ PYBIND11_MODULE(_dlca, m) {
       py::arg("text"), py::arg("dir"));
   m.def(
       "picture_experiment",
-      [](const std::string& path, std::optional<int> size, std::optional<std::string> colours) {
+      [](const std::string& path, std::optional<int> size, std::optional<std::string> colours,
+         std::optional<float> threshold, std::optional<int> channels,
+         std::optional<std::string> seed_cell, std::optional<std::string> boundary) {
         PictureRequest request;
         request.path = path;
         request.size = size;
@@ -506,11 +508,26 @@ PYBIND11_MODULE(_dlca, m) {
           } catch (const std::invalid_argument& e) {  // named as the keyword
             throw py::value_error(std::string("colours: ") + e.what());
           }
+        // The words of dlca train image's --seed-cell and --boundary.
+        const auto one_of = [](const char* key, const std::optional<std::string>& value,
+                               const char* yes, const char* no) -> std::optional<bool> {
+          if (!value) return std::nullopt;
+          if (*value != yes && *value != no)
+            throw py::value_error(
+                fmt::format("{}: must be '{}' or '{}', got '{}'", key, yes, no, *value));
+          return *value == yes;
+        };
+        request.seed_cell = one_of("seed_cell", seed_cell, "center", "none");
+        request.periodic = one_of("boundary", boundary, "periodic", "zero");
+        request.threshold = threshold;
+        request.channels = channels;
         PictureExperiment chosen = picture_experiment(request);
         return py::make_tuple(chosen.experiment,
-                              picture_description(chosen, chosen.experiment.config));
+                              picture_description(chosen, chosen.experiment.config,
+                                                  chosen.experiment.task.seed_cell));
       },
-      py::arg("path"), py::arg("size"), py::arg("colours"));
+      py::arg("path"), py::arg("size"), py::arg("colours"), py::arg("threshold"),
+      py::arg("channels"), py::arg("seed_cell"), py::arg("boundary"));
   m.attr("__version__") = DLCA_VERSION;
   m.def("experiment_names", py::overload_cast<>(&experiment_names));
   m.def("data_dir", [] { return data_dir().string(); });

@@ -8,6 +8,7 @@
 
 #include "dlca/core/config_json.hpp"
 #include "dlca/core/model.hpp"
+#include "dlca/core/training_settings.hpp"
 
 using namespace dlca;
 
@@ -166,6 +167,35 @@ TEST_CASE("a recipe gives starts, stop_when_solved and repair unless the file se
   CHECK(c.starts == 4);
   CHECK(c.stop_when_solved == 1);
   CHECK(c.repair);
+}
+
+TEST_CASE("a recipe chosen after a file's starts gives its own, as every front end does") {
+  // A picture's file with the notebook's recipe and one start, then robust chosen on top of it:
+  // robust's four full starts (no halving) for a picture, as Python and sweeps give (they drop the
+  // file's starts with apply_settings), not halving because the file's starts stayed "given".
+  nlohmann::json j = config_to_json(checkerboard_sync_config());
+  j["recipe"] = "paper";
+  j["starts"] = 1;
+  ExperimentConfig c = config_from_json(j);
+  REQUIRE(c.given.starts);
+  use_recipe(c, Recipe::kRobust);  // the command line's --recipe robust
+  CHECK_FALSE(c.given.starts);
+  CHECK(c.starts == 4);
+  CHECK_FALSE(with_recipe_schedule(c, true).halving);
+  apply_settings(j, {{"recipe", "robust"}});  // the same from Python or a sweep
+  const ExperimentConfig applied = config_from_json(j);
+  CHECK(applied.starts == c.starts);
+  CHECK(with_recipe_schedule(applied, true).halving == with_recipe_schedule(c, true).halving);
+}
+
+TEST_CASE("a fire rate given for a synchronous configuration is refused, whatever its value") {
+  nlohmann::json j = config_to_json(checkerboard_sync_config());
+  const nlohmann::json notebook_rate = {{"fire_rate", 0.6}};
+  CHECK_THROWS_WITH_AS(apply_settings(j, notebook_rate),
+                       doctest::Contains("fire_rate: has no effect without async"), ConfigError);
+  nlohmann::json a = config_to_json(checkerboard_async_config());
+  apply_settings(a, {{"fire_rate", 0.5}});
+  CHECK(config_from_json(a).fire_rate == 0.5f);
 }
 
 TEST_CASE("robust's schedule for targets grown from a fixed start, relative to the epochs") {

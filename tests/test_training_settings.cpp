@@ -166,5 +166,11 @@ TEST_CASE("options named in messages in the front end's own terms") {
   CHECK(option_with_value("resume", "123") == "resume='123'");  // a file, whatever its name
   CHECK(option_with_value("max_memory", "1e3") == "max_memory='1e3'");
   CHECK(option_with_value("starts", "auto") == "starts='auto'");
+  set_option_wording(OptionWording::kSweepSettings);  // dlca sweep's: --set, but its own options
+  CHECK(option_name("lr") == "--set lr");
+  CHECK(option_with_value("starts", "auto") == "--set starts=auto");
+  CHECK(option_with_value("budget_epochs", "100") == "--set budget_epochs=100");
+  CHECK(option_with_value("epochs", "500") == "--epochs 500");
+  CHECK(option_name("stop_when_solved") == "--stop-when-solved");
   set_option_wording(OptionWording::kCommandLine);
 }

@@ -9,7 +9,8 @@
 
 Your own picture: dlca.train("image", target="heart.png") chooses the grid (the picture's size, at
 most 32; size=), one channel or three (colours=) and the colored G's architecture, as
-`dlca train image --target` does.
+`dlca train image --target` does; threshold=, channels=, seed_cell= and boundary= change them as
+its options do.
 
 Training options are keyword arguments with the command line's names (underscores for dashes):
 recipe= ("robust", the default, or "paper", the notebook's recipe bit for bit), gates=, starts= (a
@@ -216,12 +217,13 @@ def _progress_bar(wanted, verbose, total):
     return bar(total=total, unit="epoch", leave=True)
 
 
-def train(source, callback=None, verbose=False, print_every=100, progress=None, **options):
+def train(source, callback=None, verbose=False, print_every=None, progress=None, **options):
     """Trains an experiment (see experiment()) and returns the trained Model.
 
     callback(epoch, soft_loss, hard_loss, active_gates) is called after every epoch; returning
-    False stops the run there. verbose=True prints a line every print_every epochs and the
-    summary the programs print. progress: a progress bar of the epochs with the losses (tqdm, when
+    False stops the run there. verbose=True prints a line every print_every epochs (100 unless
+    given; refused without verbose, where it would change nothing) and the summary the programs
+    print. progress: a progress bar of the epochs with the losses (tqdm, when
     installed); None (the default) shows it in terminals and notebooks unless verbose, False
     never, True always. Other keywords: see the module's help."""
     if not isinstance(verbose, (bool, _np.bool_)):
@@ -229,6 +231,10 @@ def train(source, callback=None, verbose=False, print_every=100, progress=None, 
     if callback is not None and not callable(callback):  # before any epoch is trained
         raise TypeError("callback: must be a function (epoch, soft_loss, hard_loss, active_gates) "
                         "or None, got %r" % (callback,))
+    if print_every is None:
+        print_every = 100
+    elif not verbose:  # as the programs refuse --print-every with --quiet
+        raise ValueError("print_every: has no effect without verbose=True")
     if isinstance(print_every, (bool, _np.bool_)) or not isinstance(print_every, (int, _np.integer)):
         raise TypeError("print_every: must be an integer, got %r" % (print_every,))
     if print_every < 1:
@@ -292,9 +298,11 @@ def train(source, callback=None, verbose=False, print_every=100, progress=None, 
 
 
 def _picture_experiment(options, verbose):
-    """train("image", target=PICTURE, size=N, colours="mono"|"8colour"): the experiment dlca
-    chooses for the picture (grid size, colours, the colored G's architecture), as `dlca train
-    image --target` does; target=, size= and colours= are taken out of the options."""
+    """train("image", target=PICTURE, size=N, colours="mono"|"8colour", threshold=X, channels=N,
+    seed_cell="center"|"none", boundary="periodic"|"zero"): the experiment dlca chooses for the
+    picture (grid size, colours, the colored G's architecture), as `dlca train image --target`
+    does, with those given changed as its options change them; they are taken out of the
+    options."""
     if "target" not in options:
         raise ValueError("target: train('image', ...) grows a picture: give target='picture.png'")
     target = _path("target", options.pop("target"))
@@ -302,11 +310,24 @@ def _picture_experiment(options, verbose):
     if size is not None and (isinstance(size, (bool, _np.bool_))
                              or not isinstance(size, (int, _np.integer))):
         raise TypeError("size: must be an integer, got %r" % (size,))
-    colours = options.pop("colours", None)
-    if colours is not None and not isinstance(colours, str):  # its value is checked in C++
-        raise TypeError("colours: must be 'mono' or '8colour', got %r" % (colours,))
-    exp, description = _dlca.picture_experiment(target, None if size is None else int(size),
-                                                colours)
+    words = {}
+    for key, allowed in (("colours", "'mono' or '8colour'"), ("seed_cell", "'center' or 'none'"),
+                         ("boundary", "'periodic' or 'zero'")):
+        words[key] = options.pop(key, None)
+        if words[key] is not None and not isinstance(words[key], str):  # values checked in C++
+            raise TypeError("%s: must be %s, got %r" % (key, allowed, words[key]))
+    channels = options.pop("channels", None)
+    if channels is not None and (isinstance(channels, (bool, _np.bool_))
+                                 or not isinstance(channels, (int, _np.integer))):
+        raise TypeError("channels: must be an integer, got %r" % (channels,))
+    threshold = options.pop("threshold", None)
+    if threshold is not None and (isinstance(threshold, (bool, _np.bool_))
+                                  or not isinstance(threshold, (int, float, _np.number))):
+        raise TypeError("threshold: must be a number, got %r" % (threshold,))
+    exp, description = _dlca.picture_experiment(
+        target, None if size is None else int(size), words["colours"],
+        None if threshold is None else float(threshold), None if channels is None else int(channels),
+        words["seed_cell"], words["boundary"])
     if verbose:
         print(description, flush=True)
     return exp

@@ -311,6 +311,23 @@ class TrainingTest(Scratch):
             dlca.train("image", **short)
         with self.assertRaisesRegex(ValueError, "^colours: "):
             dlca.train("image", target=heart, colours="rgb", **short)
+        # The choices made differently, as dlca train image --target's options make them.
+        other = dlca.train("image", target=heart, size=8, threshold=0.5, channels=8,
+                           seed_cell="center", boundary="periodic", **short)
+        self.assertEqual((other.config["channels"], other.config["update_layers"][-1]), (8, 8))
+        self.assertTrue(other.config["periodic"])
+        self.assertEqual(other.task["seed_cell"], "center")
+        self.assertEqual(other.task["source"], "heart.png, mono above 0.5")
+        for bad, error, message in (
+                (dict(channels=500), ValueError, "^channels: the colored G's architecture builds "
+                                                 "for 4 to 113, got 500$"),
+                (dict(colours="8colour", threshold=0.5), ValueError,
+                 "^threshold: not used with 8colour"),
+                (dict(threshold=float("nan")), ValueError, "^threshold: must be from 0 to 1"),
+                (dict(seed_cell="middle"), ValueError, "^seed_cell: must be 'center' or 'none'"),
+                (dict(boundary=0), TypeError, "^boundary: must be 'periodic' or 'zero'")):
+            with self.assertRaisesRegex(error, message):
+                dlca.train("image", target=heart, **bad, **short)
         with self.assertRaisesRegex(OSError, "missing.png"):
             dlca.train("image", target=self.path("missing.png"), **short)
 
@@ -407,8 +424,11 @@ class ErrorTest(Scratch):
             dlca.train("checkerboard_sync", batch=0)
         with self.assertRaisesRegex(ValueError, "frobnicate: not a training option"):
             dlca.train("checkerboard_sync", frobnicate=1)
-        with self.assertRaisesRegex(ValueError, "^fire_rate: has no effect without async"):
-            dlca.train("checkerboard_sync", epochs=1, fire_rate=0.3)
+        for rate in (0.3, 0.6):  # (0.6: the notebook's, which every file carries)
+            with self.assertRaisesRegex(ValueError, "^fire_rate: has no effect without async"):
+                dlca.train("checkerboard_sync", epochs=1, fire_rate=rate)
+        with self.assertRaisesRegex(ValueError, "game_of_life.json: steps: game_of_life learns one step"):
+            dlca.train("game_of_life", epochs=1, steps=3)
         with self.assertRaisesRegex(ValueError, "recipe: must be"):
             dlca.train("checkerboard_sync", recipe="fast")
         with self.assertRaisesRegex(ValueError, "backend: must be one of"):
@@ -597,7 +617,7 @@ class ErrorTest(Scratch):
                  TypeError, "^fire_rate: must be a number"),
                 (lambda: model.export(self.path("x.c"), format=3), TypeError, "^format: must be"),
                 (lambda: model.export(self.path("x.c"), name=None), TypeError, "^name: must be text"),
-                (lambda: dlca.train("checkerboard_sync", epochs=1, print_every=True), TypeError,
+                (lambda: dlca.train("checkerboard_sync", epochs=1, verbose=True, print_every=True), TypeError,
                  "^print_every: must be an integer"),
                 (lambda: dlca.experiment("checkerboard_sync").with_config("not json"), ValueError,
                  "^config: not valid JSON"),
@@ -625,7 +645,10 @@ class ErrorTest(Scratch):
         # A path object and a numpy integer are taken where a str and an int are.
         model.save(pathlib.Path(self.path("m.json")))
         self.assertEqual(dlca.load(self.path("m.json")).ops.tolist(), model.ops.tolist())
-        dlca.train("checkerboard_sync", epochs=1, steps=1, print_every=np.int64(5))
+        with contextlib.redirect_stdout(io.StringIO()):
+            dlca.train("checkerboard_sync", epochs=1, steps=1, verbose=True, print_every=np.int64(5))
+        with self.assertRaisesRegex(ValueError, "^print_every: has no effect without verbose=True$"):
+            dlca.train("checkerboard_sync", epochs=1, steps=1, print_every=5)
         # Reloading the package does not wrap its wrappers again (save recursed).
         importlib.reload(dlca)
         model.save(self.path("again.json"))

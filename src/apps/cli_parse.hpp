@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "dlca/core/config_json.hpp"
+#include "dlca/core/training_settings.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/train/multi_start.hpp"
 #include "dlca/train/training_request.hpp"
@@ -153,9 +154,17 @@ inline std::optional<int> parse_command_line(CLI::App& app, const char* program,
       for (int i = 1; i < argc; ++i) {
         const std::string word = argv[i], name = word.substr(0, word.find('='));
         if (name.size() < 3 || name.rfind("--", 0) != 0 || app.get_option_no_throw(name)) continue;
-        std::string key = name.substr(2), value = "VALUE";
+        std::string option = name, value = "VALUE";
+        const bool negated = option.rfind("--no-", 0) == 0;  // --no-repair: repair=false
+        if (negated) option = "--" + option.substr(5), value = "false";
+        // The key of the option's setting (--budget: budget_epochs), else the option's own words
+        // (--channels: a key of experiment files only).
+        std::string key = option.substr(2);
         std::replace(key.begin(), key.end(), '-', '_');
-        if (key.rfind("no_", 0) == 0) key = key.substr(3), value = "false";  // --no-repair
+        const Setting* setting = nullptr;
+        for (const Setting& s : training_settings())
+          if (s.option && option == s.option) setting = &s, key = s.key;
+        if (negated && (!setting || setting->range != SettingRange::kSwitch)) continue;
         const auto& keys = config_keys();
         if (key == "seed" || std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
         message += " (a sweep sets configuration keys with --set: --set " + key + "=" + value + ")";

@@ -8,6 +8,7 @@
 
 #include "cli_numbers.hpp"
 #include "cli_parse.hpp"
+#include "dlca/core/option_names.hpp"
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/data_dir.hpp"
 #include "dlca/io/stop_signals.hpp"
@@ -146,6 +147,8 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
       "MPI: mpirun -np P dlca_sweep ... (rank 0 deals the runs out, ranks 1..P-1 train)."};
   add_options(app, o);
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
+  // Errors from below name settings as a sweep takes them (--set starts=auto).
+  dlca::set_option_wording(dlca::OptionWording::kSweepSettings);
 
   std::optional<dlca::Sweep> sweep;
   try {

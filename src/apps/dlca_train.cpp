@@ -50,6 +50,11 @@ int dlca::apps::train_experiment(int argc, char** argv, const char* program) {
          "experiment name or JSON file")
       ->default_str("checkerboard_sync");
   cli.add_to(app);
+  // The file's rollout and batch, as the presets' programs, Python and sweeps (--set) change them;
+  // the configuration's checks refuse what does not fit the experiment (a loss channel with no
+  // target, more than one step of Game of Life), and a fire rate without async is refused below.
+  for (const char* key : {"steps", "batch", "fire_rate", "loss_channels"})
+    cli.add_setting(app, key);
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
   if (!config_file_error.empty()) {
     std::fprintf(stderr, "%s: --config %s\n", program, config_file_error.c_str());
@@ -57,6 +62,13 @@ int dlca::apps::train_experiment(int argc, char** argv, const char* program) {
   }
   if (app.count("--config") == 0 && !default_error.empty()) {
     std::fprintf(stderr, "%s: %s\n", program, default_error.c_str());
+    return dlca::cli::kExitUsage;
+  }
+  if (app.count("--fire-rate") > 0 && !file.config.async) {
+    std::fprintf(stderr,
+                 "%s: --fire-rate: has no effect on %s, a synchronous experiment (an asynchronous "
+                 "one: checkerboard_async)\n",
+                 program, file.config.name.c_str());
     return dlca::cli::kExitUsage;
   }
   cli.inputs = {{"--config", file.path}, {"--config's image", file.task.image}};

@@ -13,6 +13,7 @@ int dlca::apps::train_gol(int argc, char** argv, const char* program) {
       "Train a Differentiable Logic CA to learn Conway's Game of Life (Miotti et al. 2025).\n"
       "Defaults reproduce the paper's configuration."};
   cli.add_to(app);
+  cli.add_setting(app, "batch");
   app.add_option("--eval-size", eval_size,
                  "side of the random torus the final circuit is checked on")
       ->capture_default_str()

@@ -13,25 +13,6 @@
 
 namespace {
 
-// The channel counts a preset's architecture builds for (set_channels then validate): found by
-// trying every count the configuration allows, as the range depends on the layer widths.
-std::pair<int, int> channel_range(const dlca::ExperimentConfig& preset) {
-  int low = 0, high = 0;
-  for (int channels = 1; channels <= 1024; ++channels) {
-    dlca::ExperimentConfig c = preset;
-    try {
-      dlca::set_channels(c, channels);
-      c.loss_channels = {0};
-      dlca::validate(c);
-    } catch (const dlca::ConfigError&) {
-      continue;
-    }
-    if (low == 0) low = channels;
-    high = channels;
-  }
-  return {low, high};
-}
-
 // The value of option `name` on the command line ("--name VALUE" or "--name=VALUE"), read before
 // the parse: the picture given decides the defaults the other options start from.
 std::optional<std::string> given_value(int argc, char** argv, const std::string& name) {
@@ -52,8 +33,8 @@ struct ImageCommand {
   float threshold = dlca::kDefaultThreshold;
   int channels = 0, size = 0;
   std::optional<dlca::PictureExperiment> chosen;  // what the picture chose (--target alone)
-  const std::pair<int, int> lizard_channels = channel_range(dlca::lizard_config());
-  const std::pair<int, int> colored_g_channels = channel_range(dlca::colored_g_config());
+  const std::pair<int, int> lizard_channels = dlca::channel_range(dlca::lizard_config());
+  const std::pair<int, int> colored_g_channels = dlca::channel_range(dlca::colored_g_config());
 
   // The preset's values of the options that are not fields of the configuration.
   void use_preset(const std::string& name) {

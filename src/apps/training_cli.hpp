@@ -91,11 +91,10 @@ struct TrainingCli {
           if constexpr (std::is_same_v<Field, std::monostate>)
             return add_by_hand(app, s);
           else if constexpr (std::is_same_v<Field, bool ExperimentConfig::*>)
-            // A switch a recipe turns on can be turned off (--no-repair).
-            return app.add_flag(is_recipe_key(s.key)
-                                    ? fmt::format("{},!--no-{}", s.option, s.option + 2)
-                                    : std::string(s.option),
-                                config.*field, s.help);
+            // A switch can be turned off (--no-repair: one a recipe turns on; --no-stay: one an
+            // experiment file turns on).
+            return app.add_flag(fmt::format("{},!--no-{}", s.option, s.option + 2), config.*field,
+                                s.help);
           else
             return app.add_option(s.option, config.*field, s.help)
                 ->transform(range_check<std::remove_reference_t<decltype(config.*field)>>(s));
@@ -121,10 +120,6 @@ struct TrainingCli {
       if (s.range == SettingRange::kRate) return rate<T>();
     }
     throw std::logic_error(std::string("range_check: no validator for ") + s.key);
-  }
-
-  static bool is_recipe_key(std::string_view key) {
-    return std::find(std::begin(kRecipeKeys), std::end(kRecipeKeys), key) != std::end(kRecipeKeys);
   }
 
   // The options of settings that are text or choices with effects of their own.

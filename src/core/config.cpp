@@ -294,6 +294,7 @@ void use_recipe(ExperimentConfig& config, Recipe recipe) {
   config.stop_when_solved = defaults.stop_when_solved;
   config.repair = defaults.repair;
   config.halving = defaults.halving;
+  config.given.starts = false;
 }
 
 namespace {

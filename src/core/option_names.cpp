@@ -22,6 +22,13 @@ bool shown_as_number(std::string_view key, std::string_view value) {
   return std::regex_match(std::string(value), number);
 }
 
+// The settings dlca sweep takes as options of its own rather than with --set.
+bool sweep_option(std::string_view key) {
+  for (const std::string_view own : {"epochs", "stop_when_solved", "recipe", "threads"})
+    if (key == own) return true;
+  return false;
+}
+
 }  // namespace
 
 void set_option_wording(OptionWording w) { wording = w; }
@@ -30,6 +37,8 @@ OptionWording option_wording() { return wording; }
 
 std::string option_name(std::string_view key) {
   if (wording == OptionWording::kKeywords) return std::string(key);
+  if (wording == OptionWording::kSweepSettings && !sweep_option(key))
+    return "--set " + std::string(key);
   if (const Setting* setting = find_setting(key); setting && setting->option)
     return setting->option;
   std::string option = "--" + std::string(key);
@@ -38,7 +47,9 @@ std::string option_name(std::string_view key) {
 }
 
 std::string option_with_value(std::string_view key, std::string_view value) {
-  if (wording == OptionWording::kCommandLine) return option_name(key) + " " + std::string(value);
+  if (wording == OptionWording::kSweepSettings && !sweep_option(key))
+    return "--set " + std::string(key) + "=" + std::string(value);
+  if (wording != OptionWording::kKeywords) return option_name(key) + " " + std::string(value);
   std::string quoted;
   for (const char ch : value)
     quoted += ch == '\'' || ch == '\\' ? std::string{'\\', ch} : std::string{ch};

@@ -223,6 +223,10 @@ void apply_settings(nlohmann::json& config, const nlohmann::json& given) {
   if (given.contains("starts") && !given.contains("halving")) config.erase("halving");
   for (const auto& [key, value] : given.items())
     if (key != "recipe") config[key] = value;
+  // (validate refuses only other values than the notebook's, which every file carries)
+  if (given.contains("fire_rate") && !config.value("async", false))
+    throw ConfigError(
+        "fire_rate: has no effect without async (a synchronous step updates every cell)");
 }
 
 std::string with_option_names(const std::string& message,

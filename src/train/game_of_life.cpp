@@ -1,6 +1,8 @@
 // Game of Life data, exact stepper and evaluations (see game_of_life.hpp).
 #include "dlca/train/game_of_life.hpp"
 
+#include <fmt/format.h>
+
 #include "dlca/circuits/bit_grid.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/core/cell_program.hpp"
@@ -36,8 +38,12 @@ std::vector<uint8_t> life_board(int n) {
 GameOfLifeTask::GameOfLifeTask(const ExperimentConfig& config)
     : config_(config),
       data_key_(SeedKeys(config.seed).data),
-      jax_keys_(jax::split(jax::prng_key(uint32_t(config.seed)))[0]) {
-}  // the notebook splits once first
+      jax_keys_(jax::split(jax::prng_key(uint32_t(config.seed)))[0]) {  // the notebook splits
+  // The target is one step of the rule; more steps would train a circuit that takes that long.
+  if (config.steps != 1)
+    throw ConfigError(
+        fmt::format("steps: game_of_life learns one step of the rule, got {}", config.steps));
+}
 
 std::vector<uint32_t> GameOfLifeTask::boards(uint64_t epoch) const {
   const size_t batch = size_t(config_.batch);

@@ -34,6 +34,24 @@ void set_channels(ExperimentConfig& c, int channels) {
   c.update_connections.assign(c.update_layers.size() - 1, Connection::kUnique);
 }
 
+// Found by trying every count up to 1024, as the range depends on the layer widths.
+std::pair<int, int> channel_range(const ExperimentConfig& config) {
+  int low = 0, high = 0;
+  for (int channels = 1; channels <= 1024; ++channels) {
+    ExperimentConfig c = config;
+    try {
+      set_channels(c, channels);
+      c.loss_channels = {0};
+      validate(c);
+    } catch (const ConfigError&) {
+      continue;
+    }
+    if (low == 0) low = channels;
+    high = channels;
+  }
+  return {low, high};
+}
+
 ImageTask::ImageTask(const ExperimentConfig& c, std::vector<uint8_t> planes, int plane_count,
                      bool seed_cell, std::string source)
     : initial_(size_t(c.batch) * c.channels * c.height * c.width, 0.0f),

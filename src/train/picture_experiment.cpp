@@ -42,6 +42,14 @@ PictureExperiment picture_experiment(const PictureRequest& request) {
   c.name = "image:" + request.path.substr(request.path.find_last_of('/') + 1);
   c.height = c.width = size;
   c.steps = std::max(c.steps, size / 2 + 7);
+  if (request.channels) {
+    const auto [low, high] = channel_range(c);
+    if (*request.channels < low || *request.channels > high)
+      throw ConfigError(fmt::format("{}: the colored G's architecture builds for {} to {}, got {}",
+                                    option_name("channels"), low, high, *request.channels));
+    set_channels(c, *request.channels);
+  }
+  c.periodic = request.periodic.value_or(c.periodic);
   c.loss_channels =
       colours == PictureColours::kMono ? std::vector<int>{0} : std::vector<int>{0, 1, 2};
   validate(c);
@@ -49,7 +57,16 @@ PictureExperiment picture_experiment(const PictureRequest& request) {
   task.kind = "image";
   task.image = request.path;
   task.colours = picture_colours_name(colours);
-  task.seed_cell = false;
+  task.seed_cell = request.seed_cell.value_or(false);
+  if (request.threshold) {
+    if (colours != PictureColours::kMono)
+      throw ConfigError(
+          fmt::format("{}: not used with 8colour (only for mono)", option_name("threshold")));
+    if (!(*request.threshold >= 0.0f && *request.threshold <= 1.0f))
+      throw ConfigError(fmt::format("{}: must be from 0 to 1, got {}", option_name("threshold"),
+                                    *request.threshold));
+    task.threshold = *request.threshold;
+  }
 
   out.colours_asked = request.colours.has_value();
   return out;

@@ -224,7 +224,11 @@ Sweep::Sweep(SweepSpec spec, ExperimentFile experiment, std::string directory)
   for (auto& [options, json] : grid) {
     nlohmann::json given = std::move(json);
     json = base;
-    apply_settings(json, given);
+    try {
+      apply_settings(json, given);
+    } catch (const ConfigError& e) {
+      throw ConfigError(fmt::format("--set {}: {}", brief_text(options, 120), e.what()));
+    }
   }
   // Files are named after their options when the names are distinct and short enough for any file
   // system (255 bytes with "_seed<20 digits>.json"), else o0, o1, ... (sweep.json maps them).

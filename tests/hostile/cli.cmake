@@ -189,6 +189,30 @@ dlca_cli_test(hostile.cli.train_experiment_last ${expect} --status 2
   "^dlca train: The following argument was not expected: lizard \\(dlca train takes the experiment first: dlca train EXPERIMENT \\[options\\]\\)$"
   $<TARGET_FILE:dlca_program> train --epochs 1 lizard)
 
+# dlca train EXPERIMENT refused --steps, --batch, --fire-rate and --loss-channels ("not
+# expected"), which Python and sweeps (--set) take for the same experiment.
+dlca_cli_test(hostile.cli.experiment_takes_rollout_settings sh -c "${h_train} --config ${h_tiny} \
+  --steps 4 --batch 2 --epochs 1 --threads 1 --quiet --save m.json \
+  && grep -q '\"steps\":4,' m.json && grep -q '\"batch\":2,' m.json && echo rollout settings taken")
+set_tests_properties(hostile.cli.experiment_takes_rollout_settings PROPERTIES
+  PASS_REGULAR_EXPRESSION "\nrollout settings taken\n$")
+# (the notebook's rate, which every file carries, given: refused too)
+dlca_cli_test(hostile.cli.experiment_fire_rate_without_async ${expect} --status 2
+  "^dlca_train: --fire-rate: has no effect on tiny, a synchronous experiment \\(an asynchronous one: checkerboard_async\\)$"
+  ${h_train} --config ${h_tiny} --fire-rate 0.6 --epochs 1)
+dlca_cli_test(hostile.cli.game_of_life_steps ${expect} --status 2
+  "^dlca_train: invalid configuration: [^ ]*/game_of_life.json: steps: game_of_life learns one step of the rule, got 3$"
+  ${h_train} --config ${PROJECT_SOURCE_DIR}/targets/game_of_life.json --steps 3 --epochs 1)
+# A switch an experiment file turns on could not be turned off (only the recipe's had --no-).
+dlca_cli_test(hostile.cli.file_switch_turned_off sh -c "sed 's/\"async\": false,/\"async\": false, \"grad_norm\": true,/' \
+  ${h_tiny} > x.json && ${h_train} --config x.json --no-grad-norm --epochs 1 --threads 1 --quiet --save m.json \
+  && grep -q '\"grad_norm\":false' m.json && echo switch turned off")
+set_tests_properties(hostile.cli.file_switch_turned_off PROPERTIES
+  PASS_REGULAR_EXPRESSION "\nswitch turned off\n$")
+dlca_cli_test(hostile.cli.experiment_loss_channel_without_target ${expect} --status 2
+  "^dlca_train: invalid configuration: [^ ]*/tiny_checkerboard.json: --loss-channels: channel 1 has no target"
+  ${h_train} --config ${h_tiny} --loss-channels 1 --epochs 1)
+
 # Options that changed nothing were taken: --print-every with --quiet, the CPU backend's
 # --tile-cells and --keep-activations on a Vulkan run.
 dlca_cli_test(hostile.cli.print_every_quiet ${expect} --status 2

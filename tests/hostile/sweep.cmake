@@ -116,15 +116,23 @@ dlca_cli_test(hostile.sweep.points_to_set ${expect} --status 2
 dlca_cli_test(hostile.sweep.points_to_set_negated ${expect} --status 2
   "not expected.*\\(a sweep sets configuration keys with --set: --set repair=false\\)$"
   $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --out s --no-repair)
+# Errors from the library named the command line's options, which a sweep does not take.
+dlca_cli_test(hostile.sweep.errors_name_set ${expect} --status 2
+  "budget_epochs: has no effect without halving \\(--set starts=auto\\)$"
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --out s --set starts=1 --set budget_epochs=100)
+# An option whose key is not its name: --budget is --set budget_epochs (the hint said nothing).
+dlca_cli_test(hostile.sweep.points_to_set_key_of_option ${expect} --status 2
+  "not expected.*\\(a sweep sets configuration keys with --set: --set budget_epochs=VALUE\\)$"
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --out s --budget 100)
 
 dlca_cli_test(hostile.sweep.seed_no_set_hint ${expect} --status 2 "not expected.*--seed[^(]*$"
   $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --out s --seed 3)
 # A sweep over fire_rate on a synchronous experiment trained the same circuit for every value and
-# tabled them as different combinations.
+# tabled them as different combinations; the notebook's value alone was taken, changing nothing.
 dlca_cli_test(hostile.sweep.fire_rate_needs_async ${expect} --status 2
-  "fire_rate: has no effect without async .*got 0.3 with async false"
+  "(^|: )--set fire_rate=0.6: fire_rate: has no effect without async \\(a synchronous step updates every cell\\)$"
   $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --epochs 1 --threads 1 --out s
-  --set fire_rate=0.3,0.6)
+  --set fire_rate=0.6)
 
 # A sweep over names only was taken (the same circuit trained once per name).
 dlca_cli_test(hostile.sweep.names_only ${expect} --status 2

@@ -65,7 +65,8 @@ inline constexpr int kRobustStayRounds = 4;
 
 struct ExperimentConfig;
 // Sets the configuration's recipe and the values it gives starts, halving, stop_when_solved and
-// repair (those given explicitly are set after it).
+// repair, and marks starts as no longer given (those given explicitly are set after it: a file's
+// "starts" does not outlive a --recipe given on the command line, as with Python and sweeps).
 void use_recipe(ExperimentConfig& config, Recipe recipe);
 
 // How a gate's op is parametrised while training (docs/training.md, "Input-wise gates").

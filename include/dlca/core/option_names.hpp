@@ -1,8 +1,10 @@
 // How the library names a user's option in its messages, in the terms of the front end in use:
 // the command line's option in the programs ("--tile-cells", "--resume m.json"), the keyword in
-// the Python module ("tile_cells", "resume='m.json'"). Errors thrown anywhere below a front end
-// word their options through these, so each front end reads its own names; the Python module
-// chooses its wording once when it is imported, the programs keep the default.
+// the Python module ("tile_cells", "resume='m.json'"), a --set in dlca sweep ("--set starts=auto",
+// but "--epochs 5": the sweep's own options). Errors thrown anywhere below a front end word their
+// options through these, so each front end reads its own names; the Python module chooses its
+// wording once when it is imported, dlca sweep when it starts, the other programs keep the
+// default.
 #pragma once
 
 #include <string>
@@ -10,7 +12,7 @@
 
 namespace dlca {
 
-enum class OptionWording { kCommandLine, kKeywords };
+enum class OptionWording { kCommandLine, kKeywords, kSweepSettings };
 
 void set_option_wording(OptionWording wording);
 OptionWording option_wording();

@@ -71,7 +71,8 @@ const Setting* find_setting(std::string_view key);
 // way every front end applies them: `recipe` first, which drops the values of the keys a recipe
 // fills in (kRecipeKeys) unless they are given too; a count of `starts` without `halving` drops
 // the configuration's halving; then every other key's value. Keys are not checked here:
-// config_from_json of the result names any unknown one.
+// config_from_json of the result names any unknown one. A given fire_rate on a synchronous
+// configuration throws ConfigError: it would change nothing, whatever its value.
 void apply_settings(nlohmann::json& config, const nlohmann::json& given);
 
 // An error message that names settings by their keys ("harden_start: must be after

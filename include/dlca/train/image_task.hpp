@@ -2,6 +2,8 @@
 // channels, or all zeros) and a fixed binary target. Presets for the paper's lizard and colored G.
 #pragma once
 
+#include <utility>
+
 #include "dlca/core/config.hpp"
 #include "dlca/train/task.hpp"
 
@@ -14,6 +16,9 @@ ExperimentConfig colored_g_config();
 // Replaces the channel count of an image config, keeping its hidden update layers and narrowing
 // them by halves until they can feed `channels` outputs.
 void set_channels(ExperimentConfig& config, int channels);
+// The channel counts an image configuration's architecture builds for (set_channels, then
+// validate), lowest and highest: the lizard's for 7 to 204, the colored G's for 4 to 113.
+std::pair<int, int> channel_range(const ExperimentConfig& config);
 
 class ImageTask : public Task {
  public:

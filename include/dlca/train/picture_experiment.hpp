@@ -21,6 +21,11 @@ struct PictureRequest {
   std::optional<int> size;                // grid side; default: the picture's, from 3 to 32
   std::optional<PictureColours> colours;  // default: 8colour when the picture has two or more of
                                           // the 8 colours, else mono
+  // Choices of the task made differently (the defaults: the colored G's):
+  std::optional<float> threshold;  // mono only: premultiplied R, G or B above it is alive
+  std::optional<int> channels;     // state channels, the update layers scaled to them (64)
+  std::optional<bool> seed_cell;   // grown from the centre cell set in every channel (false)
+  std::optional<bool> periodic;    // a torus instead of a zero boundary (false)
 };
 
 struct PictureExperiment {
@@ -33,8 +38,9 @@ struct PictureExperiment {
 // The colored G's architecture and schedule (64 channels, grown from an empty grid with a zero
 // boundary: the configuration robust solves reliably; RESULTS.md), on a grid of the chosen size,
 // with enough steps for the boundary's signal to reach the centre (15, or size / 2 + 7), and loss
-// channels 0 (mono) or 0-2 (8colour). Throws FileError for a picture that cannot be read and
-// ConfigError for an impossible size.
+// channels 0 (mono) or 0-2 (8colour), changed where the request says. Throws FileError for a
+// picture that cannot be read and ConfigError for an impossible size, channel count or threshold
+// (naming the option as the front end in use does).
 PictureExperiment picture_experiment(const PictureRequest& request);
 // One line saying what was chosen and why, for the programs to print, with the steps and the
 // boundary of `config` and the start `seed_cell` says (what is finally trained: options given after
