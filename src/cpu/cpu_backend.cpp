@@ -28,6 +28,12 @@ size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 // (not derived from the thread count), so the summation order never depends on the machine.
 constexpr int kMaxChunks = 32;
 
+}  // namespace
+
+// The buffers of CpuBackend::Impl: in a named namespace, as a member's type from the anonymous
+// one is a -Wsubobject-linkage warning when this file is compiled inside a unity file.
+namespace cpu_backend_buffers {
+
 struct AlignedBuffer {
   hwy::AlignedFreeUniquePtr<float[]> data;
   size_t size = 0;
@@ -45,7 +51,10 @@ struct Scratch {
   AlignedBuffer act, grad;
 };
 
-}  // namespace
+}  // namespace cpu_backend_buffers
+
+using cpu_backend_buffers::AlignedBuffer;
+using cpu_backend_buffers::Scratch;
 
 int arena_concurrency(int requested) {
   return requested > 0 ? std::min(requested, tbb::info::default_concurrency())
