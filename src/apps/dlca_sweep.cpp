@@ -4,6 +4,7 @@
 // with the same arguments. The logic lives in the library (dlca/train/sweep.hpp).
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include "tools.hpp"
 
 #include "cli_numbers.hpp"
@@ -36,7 +37,10 @@ CLI::Validator parsed_by(Parse parse, const char* name) {
 // What the command line gives.
 struct SweepOptions {
   std::string experiment, picture, out_dir, recipe;
-  int picture_size = 0;
+  // With --target: the choices of dlca train image --target, made differently.
+  int picture_size = 0, picture_channels = 0;
+  std::string colours, seed_cell, boundary;
+  std::optional<float> threshold;
   std::vector<std::string> seed_lists, settings;
   int64_t epochs = 0;
   int stop_when_solved = -1, jobs = 1, threads = 0;
@@ -57,6 +61,28 @@ void add_options(CLI::App& app, SweepOptions& o) {
                  "with --target: the grid side (default: the picture's, at most 32)")
       ->needs(picture_option)
       ->transform(dlca::cli::integer_from_to(3, 1024));
+  app.add_option("--colours", o.colours,
+                 "with --target: mono (one channel) or 8colour (three; default: 8colour for a "
+                 "picture of two or more colours besides black)")
+      ->needs(picture_option)
+      ->check(CLI::IsMember({"mono", "8colour"}));
+  app.add_option("--threshold", o.threshold,
+                 "with --target and mono: premultiplied R, G or B above it is alive (default 0.26)")
+      ->needs(picture_option)
+      ->transform(dlca::cli::number_from_to<float>(0, 1));
+  app.add_option("--channels", o.picture_channels,
+                 "with --target: state channels, the update layers scaled to them (default 64)")
+      ->needs(picture_option)
+      ->transform(dlca::cli::positive_integer());
+  app.add_option("--seed-cell", o.seed_cell,
+                 "with --target: center (grown from the centre cell) or none (an empty grid, the "
+                 "default)")
+      ->needs(picture_option)
+      ->check(CLI::IsMember({"center", "none"}));
+  app.add_option("--boundary", o.boundary,
+                 "with --target: periodic (a torus) or zero (the default)")
+      ->needs(picture_option)
+      ->check(CLI::IsMember({"periodic", "zero"}));
   app.add_option("--seeds", o.seed_lists, "seeds, e.g. 1-10 or 1,5,9 (repeatable; united)")
       ->required()
       ->check(parsed_by(dlca::parse_seeds, "SEEDS"));
@@ -83,8 +109,8 @@ void add_options(CLI::App& app, SweepOptions& o) {
       ->transform(dlca::cli::thread_count());
   app.add_option("--out", o.out_dir,
                  "directory of the sweep's files (made if missing; default: sweeps/ and a name "
-                 "made of the experiment or picture, --size, the seeds and the options that "
-                 "decide the runs, so that the same command finds it again)")
+                 "made of the experiment or picture, the picture's options, the seeds and the "
+                 "options that decide the runs, so that the same command finds it again)")
       ->check(CLI::Validator(
           [](std::string& text) { return text.empty() ? "an empty folder name" : ""; }, "DIR"));
   app.add_flag("--mpi", o.mpi,
@@ -103,7 +129,16 @@ dlca::Sweep make_sweep(const SweepOptions& o, const CLI::App& app) {
   dlca::SweepSpec spec;
   spec.experiment = o.picture.empty() ? o.experiment : o.picture;
   spec.picture = !o.picture.empty();
-  if (o.picture_size > 0) spec.picture_size = o.picture_size;
+  // (in the order of --help, whatever the order given, so that the same sweep finds its folder)
+  const auto picture_option = [&](const char* name, const std::string& value) {
+    if (app.count(std::string("--") + name) > 0) spec.picture_options.emplace_back(name, value);
+  };
+  picture_option("size", std::to_string(o.picture_size));
+  picture_option("colours", o.colours);
+  picture_option("threshold", o.threshold ? fmt::format("{}", *o.threshold) : "");
+  picture_option("channels", std::to_string(o.picture_channels));
+  picture_option("seed-cell", o.seed_cell);
+  picture_option("boundary", o.boundary);
   for (const std::string& list : o.seed_lists)
     for (uint64_t seed : dlca::parse_seeds(list)) spec.seeds.push_back(seed);
   for (const std::string& setting : o.settings) {
@@ -111,7 +146,8 @@ dlca::Sweep make_sweep(const SweepOptions& o, const CLI::App& app) {
     const std::string& key = spec.settings.back().key;
     for (const auto& [option, same_key] :
          {std::pair{"--epochs", "epochs"}, std::pair{"--stop-when-solved", "stop_when_solved"},
-          std::pair{"--recipe", "recipe"}})
+          std::pair{"--recipe", "recipe"}, std::pair{"--channels", "channels"},
+          std::pair{"--boundary", "periodic"}})
       if (app.count(option) > 0 && key == same_key)
         throw dlca::cli::UsageError(
             fmt::format("--set {}: also given as {} (give one of them)", key, option));
@@ -123,12 +159,23 @@ dlca::Sweep make_sweep(const SweepOptions& o, const CLI::App& app) {
   if (spec.picture) {
     dlca::PictureRequest request;
     request.path = o.picture;
-    request.size = spec.picture_size;
+    if (app.count("--size") > 0) request.size = o.picture_size;
+    if (!o.colours.empty()) request.colours = dlca::parse_picture_colours(o.colours);
+    request.threshold = o.threshold;
+    if (app.count("--channels") > 0) request.channels = o.picture_channels;
+    if (!o.seed_cell.empty()) request.seed_cell = o.seed_cell == "center";
+    if (!o.boundary.empty()) request.periodic = o.boundary == "periodic";
     const dlca::PictureExperiment chosen = dlca::picture_experiment(request);
     if (dlca::cli::launched_rank() == 0)  // once, not by every rank under MPI
-      std::cout << dlca::picture_description(chosen, chosen.experiment.config) << "\n";
+      std::cout << dlca::picture_description(chosen, chosen.experiment.config,
+                                             chosen.experiment.task.seed_cell)
+                << "\n";
     file = chosen.experiment;
+    // Errors from here on name settings as a sweep takes them (--set starts=auto); the
+    // picture's above were the sweep's own options (--channels).
+    dlca::set_option_wording(dlca::OptionWording::kSweepSettings);
   } else {
+    dlca::set_option_wording(dlca::OptionWording::kSweepSettings);  // (a file's settings too)
     file = dlca::load_experiment(o.experiment);
   }
   return dlca::Sweep(std::move(spec), std::move(file), o.out_dir);
@@ -147,8 +194,6 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
       "MPI: mpirun -np P dlca_sweep ... (rank 0 deals the runs out, ranks 1..P-1 train)."};
   add_options(app, o);
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
-  // Errors from below name settings as a sweep takes them (--set starts=auto).
-  dlca::set_option_wording(dlca::OptionWording::kSweepSettings);
 
   std::optional<dlca::Sweep> sweep;
   try {

@@ -534,7 +534,7 @@ std::string default_sweep_directory(const SweepSpec& spec) {
     const std::string where = fs::absolute(spec.experiment, error).lexically_normal().string();
     name += fmt::format("-{}", crc32_text(where.data(), where.size()).substr(6));
   }
-  if (spec.picture_size) name += fmt::format("-size{}", *spec.picture_size);
+  for (const auto& [option, value] : spec.picture_options) name += "-" + option + value;
   name += fmt::format("-seeds{}", seeds_text({seeds.begin(), seeds.end()}));
   for (const SweepSetting& setting : spec.settings)
     name += fmt::format("-{}", setting_text(setting));
@@ -553,7 +553,8 @@ std::string Sweep::summary_markdown() const {
   // that sweeps of one grid in two folders (by one process, by several) have equal summaries.
   std::string command = fmt::format("dlca sweep --{} {}", spec_.picture ? "target" : "config",
                                     shell_word(spec_.experiment));
-  if (spec_.picture_size) command += fmt::format(" --size {}", *spec_.picture_size);
+  for (const auto& [option, value] : spec_.picture_options)
+    command += fmt::format(" --{} {}", option, shell_word(value));
   command += " --seeds " + seeds_text(spec_.seeds);
   for (const SweepSetting& setting : spec_.settings)
     command += " --set " + shell_word(setting_text(setting), true);

@@ -45,6 +45,28 @@ dlca_cli_test(own_picture.sweep_resumed_by_another_name sh -c "cp ${op_pictures}
   --size 8 --seeds 1 --epochs 1 --threads 1 --out s")
 set_tests_properties(own_picture.sweep_resumed_by_another_name PROPERTIES PASS_REGULAR_EXPRESSION
   "\n[^\n]*heart.png: 1 runs, 1 finished before, 1 at once; files in s\n")
+# The picture's other choices, as dlca train image --target takes them (the sweep had --size
+# alone): in the summary's command, the model, and the default folder, found again whatever the
+# order they are given in.
+set(op_choices "--colours mono --threshold 0.5 --channels 8 --seed-cell center --boundary periodic")
+dlca_cli_test(own_picture.sweep_picture_options sh -c "$<TARGET_FILE:dlca_program> sweep --target \
+  ${op_pictures}/heart.png --size 8 ${op_choices} --seeds 1 --epochs 1 --set starts=1 --threads 1 \
+  > /dev/null && grep -q ' --size 8 ${op_choices} --seeds 1 ' sweeps/*/summary.md \
+  && grep -q '\"channels\":8,' sweeps/*/models/*seed1.json \
+  && grep -q '\"periodic\":true' sweeps/*/models/*seed1.json \
+  && grep -q '\"seed_cell\":\"center\"' sweeps/*/models/*seed1.json \
+  && $<TARGET_FILE:dlca_program> sweep --boundary periodic --seed-cell center --channels 8 \
+  --threshold 0.5 --colours mono --target ${op_pictures}/heart.png --size 8 --seeds 1 --epochs 1 \
+  --set starts=1 --threads 1 && ls sweeps")
+set_tests_properties(own_picture.sweep_picture_options PROPERTIES PASS_REGULAR_EXPRESSION
+  "^picture 24x24, area-resized to 8x8: one channel \\(mono\\)[^\n]*, as asked\\), grown on a 8x8 grid from a seed cell in the centre with a periodic boundary \\(torus\\)[^\n]*\n[^\n]*heart.png: 1 runs, 1 finished before, 1 at once; files in sweeps/heart-[0-9a-f]+-size8-coloursmono-threshold0.5-channels8-seed-cellcenter-boundaryperiodic-seeds1-starts=1-epochs1\n(.*\n)*heart-[^\n]*\n$")
+dlca_cli_test(own_picture.sweep_channels_out_of_range ${expect} --status 2
+  "^dlca sweep: --channels: the colored G's architecture builds for 4 to 113, got 500$"
+  $<TARGET_FILE:dlca_program> sweep --target ${op_pictures}/heart.png --channels 500 --seeds 1 --out s)
+dlca_cli_test(own_picture.sweep_boundary_and_set ${expect} --status 2
+  "^dlca sweep: --set periodic: also given as --boundary \\(give one of them\\)$"
+  $<TARGET_FILE:dlca_program> sweep --target ${op_pictures}/heart.png --boundary zero
+  --set periodic=true --seeds 1 --out s)
 dlca_cli_test(own_picture.sweep_size_needs_target ${expect} --status 2
   "^dlca sweep: --size requires --target$" $<TARGET_FILE:dlca_program> sweep --config
   checkerboard_sync --size 8 --seeds 1 --out s)

@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -37,7 +38,9 @@ struct SweepSpec {
   std::string experiment;  // --config as given (a name from targets/ or a path), or --target's
   bool picture = false;    // experiment is a picture (--target), its task chosen as dlca train
                            // image --target chooses it (picture_experiment.hpp)
-  std::optional<int> picture_size;  // --size with --target
+  // With --target, the options of the picture's choices that were given, in the order of
+  // dlca sweep --help ({"size", "16"}, {"colours", "mono"}, ...): named in the folder and command.
+  std::vector<std::pair<std::string, std::string>> picture_options;
   std::vector<uint64_t> seeds;
   std::vector<SweepSetting> settings;
   std::optional<int64_t> epochs;        // --epochs for every run
@@ -46,10 +49,10 @@ struct SweepSpec {
 };
 
 // The folder of a sweep given no --out: sweeps/ and a name made of what decides its runs, as
-// summary.md's command gives them (the experiment or picture, --size, the seeds as one sorted
-// list, each --set, --epochs, --stop-when-solved, --recipe), so that the same command finds it
-// again and resumes it. An experiment or picture named by a file also gets a checksum of its
-// absolute path (two e.json in two folders are two experiments); a name longer than 120
+// summary.md's command gives them (the experiment or picture, its options such as --size, the seeds
+// as one sorted list, each --set, --epochs, --stop-when-solved, --recipe), so that the same command
+// finds it again and resumes it. An experiment or picture named by a file also gets a checksum of
+// its absolute path (two e.json in two folders are two experiments); a name longer than 120
 // characters keeps its start and a checksum of the whole.
 std::string default_sweep_directory(const SweepSpec& spec);
 
