@@ -427,6 +427,9 @@ class ErrorTest(Scratch):
         for rate in (0.3, 0.6):  # (0.6: the notebook's, which every file carries)
             with self.assertRaisesRegex(ValueError, "^fire_rate: has no effect without async"):
                 dlca.train("checkerboard_sync", epochs=1, fire_rate=rate)
+        with self.assertRaisesRegex(ValueError, "^channels: the update layers are sized for the "
+                                                "experiment's channels .*, which scales them$"):
+            dlca.train("lizard", epochs=1, channels=16)
         with self.assertRaisesRegex(ValueError, "game_of_life.json: steps: game_of_life learns one step"):
             dlca.train("game_of_life", epochs=1, steps=3)
         with self.assertRaisesRegex(ValueError, "recipe: must be"):

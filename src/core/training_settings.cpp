@@ -221,6 +221,14 @@ void apply_settings(nlohmann::json& config, const nlohmann::json& given) {
       if (!given.contains(key)) config.erase(key);
   }
   if (given.contains("starts") && !given.contains("halving")) config.erase("halving");
+  // (validation would blame update_layers, which the user did not give)
+  if (given.contains("channels") && !given.contains("update_layers") &&
+      given.at("channels") != config.value("channels", nlohmann::json()))
+    throw ConfigError(
+        "channels: the update layers are sized for the experiment's channels (update_layers[0] = "
+        "channels + kernels x channels x perception outputs); give update_layers with it, or the "
+        "channels option of a picture (dlca train image, dlca sweep --target, Python's "
+        "train(\"image\", ...)), which scales them");
   for (const auto& [key, value] : given.items())
     if (key != "recipe") config[key] = value;
   // (validate refuses only other values than the notebook's, which every file carries)

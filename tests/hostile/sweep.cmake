@@ -120,6 +120,10 @@ dlca_cli_test(hostile.sweep.points_to_set_negated ${expect} --status 2
 dlca_cli_test(hostile.sweep.errors_name_set ${expect} --status 2
   "budget_epochs: has no effect without halving \\(--set starts=auto\\)$"
   $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --out s --set starts=1 --set budget_epochs=100)
+# Another channel count without update_layers was blamed on update_layers[0].
+dlca_cli_test(hostile.sweep.channels_without_layers ${expect} --status 2
+  "--set channels=8: channels: the update layers are sized for the experiment's channels"
+  $<TARGET_FILE:dlca_sweep> --config ${h_tiny} --seeds 1 --out s --set channels=8)
 # An option whose key is not its name: --budget is --set budget_epochs (the hint said nothing).
 dlca_cli_test(hostile.sweep.points_to_set_key_of_option ${expect} --status 2
   "not expected.*\\(a sweep sets configuration keys with --set: --set budget_epochs=VALUE\\)$"

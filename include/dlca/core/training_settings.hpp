@@ -72,7 +72,8 @@ const Setting* find_setting(std::string_view key);
 // fills in (kRecipeKeys) unless they are given too; a count of `starts` without `halving` drops
 // the configuration's halving; then every other key's value. Keys are not checked here:
 // config_from_json of the result names any unknown one. A given fire_rate on a synchronous
-// configuration throws ConfigError: it would change nothing, whatever its value.
+// configuration throws ConfigError: it would change nothing, whatever its value; so does another
+// channel count without update_layers, which are sized for the channels.
 void apply_settings(nlohmann::json& config, const nlohmann::json& given);
 
 // An error message that names settings by their keys ("harden_start: must be after
