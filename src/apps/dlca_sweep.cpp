@@ -171,11 +171,7 @@ dlca::Sweep make_sweep(const SweepOptions& o, const CLI::App& app) {
                                              chosen.experiment.task.seed_cell)
                 << "\n";
     file = chosen.experiment;
-    // Errors from here on name settings as a sweep takes them (--set starts=auto); the
-    // picture's above were the sweep's own options (--channels).
-    dlca::set_option_wording(dlca::OptionWording::kSweepSettings);
   } else {
-    dlca::set_option_wording(dlca::OptionWording::kSweepSettings);  // (a file's settings too)
     file = dlca::load_experiment(o.experiment);
   }
   return dlca::Sweep(std::move(spec), std::move(file), o.out_dir);
@@ -194,6 +190,8 @@ int dlca::apps::sweep(int argc, char** argv, const char* program) {
       "MPI: mpirun -np P dlca_sweep ... (rank 0 deals the runs out, ranks 1..P-1 train)."};
   add_options(app, o);
   DLCA_PARSE_OR_EXIT(app, program, argc, argv);
+  // Errors from the library name settings as a sweep takes them (--set starts=auto, --channels).
+  dlca::set_option_wording(dlca::OptionWording::kSweepSettings);
 
   std::optional<dlca::Sweep> sweep;
   try {

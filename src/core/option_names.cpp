@@ -22,9 +22,11 @@ bool shown_as_number(std::string_view key, std::string_view value) {
   return std::regex_match(std::string(value), number);
 }
 
-// The settings dlca sweep takes as options of its own rather than with --set.
+// The settings dlca sweep takes as options of its own rather than with --set (channels and
+// threshold: those of a picture, --target).
 bool sweep_option(std::string_view key) {
-  for (const std::string_view own : {"epochs", "stop_when_solved", "recipe", "threads"})
+  for (const std::string_view own :
+       {"epochs", "stop_when_solved", "recipe", "threads", "channels", "threshold"})
     if (key == own) return true;
   return false;
 }

@@ -38,8 +38,9 @@ std::vector<uint8_t> life_board(int n) {
 GameOfLifeTask::GameOfLifeTask(const ExperimentConfig& config)
     : config_(config),
       data_key_(SeedKeys(config.seed).data),
-      jax_keys_(jax::split(jax::prng_key(uint32_t(config.seed)))[0]) {  // the notebook splits
-  // The target is one step of the rule; more steps would train a circuit that takes that long.
+      jax_keys_(jax::split(jax::prng_key(uint32_t(config.seed)))[0]) {
+  // (jax_keys_: the notebook splits the key once first.) The target is one step of the rule; more
+  // steps would train a circuit that takes that long.
   if (config.steps != 1)
     throw ConfigError(
         fmt::format("steps: game_of_life learns one step of the rule, got {}", config.steps));
