@@ -75,9 +75,22 @@ inline std::string plain_message(const std::string& message) {
   return message;
 }
 
+// CLI11's help, with a switch and its negation shown as "--stay,--no-stay" (CLI11 writes
+// "--stay,--no-stay{false}", the value the second name gives, which reads as a default).
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* option, bool is_positional) const override {
+    std::string name = CLI::Formatter::make_option_name(option, is_positional);
+    if (option->get_items_expected_max() == 0)
+      name = std::regex_replace(name, std::regex(R"(\{[^{}]*\})"), "");
+    return name;
+  }
+};
+
 // Parses argv into `app`. Returns nothing when the program should go on, else its exit status.
 inline std::optional<int> parse_command_line(CLI::App& app, const char* program, int argc,
                                              char** argv) {
+  app.formatter(std::make_shared<HelpFormatter>());
   try {
     // "--seed --epochs 3": the option before another option has no value. Said before parsing,
     // which would take "--epochs" as the seed (and blame it) or leave "3" over (and blame that).

@@ -46,6 +46,15 @@ int dlca::apps::train_experiment(int argc, char** argv, const char* program) {
            }
            cli.use_preset(file.config);
            dlca::cli::refresh_shown_defaults(app);
+           // --help after an experiment shows its own values: its name, and no fire rate where
+           // one is refused.
+           app.get_option("--config")->default_str(experiment);
+           if (CLI::Option* fire_rate = app.get_option_no_throw("--fire-rate");
+               fire_rate && !file.config.async)
+             fire_rate->default_str("")->description(
+                 "not for " + file.config.name +
+                 ", a synchronous experiment: the probability that a cell updates in a step of "
+                 "an asynchronous one (checkerboard_async)");
          },
          "experiment name or JSON file")
       ->default_str("checkerboard_sync");

@@ -34,7 +34,8 @@ dlca_cli_test(hostile.cli.equals_compare_backends ${same} "epochs per run: 3|che
 dlca_cli_test(hostile.cli.equals_bench_epoch ${same} "checkpoint +1 |1 timed epochs after 0 untimed"
   $<TARGET_FILE:bench_epoch> --epochs=1 --warmup=0 --threads=1 --modes=checkpoint --
   $<TARGET_FILE:bench_epoch> --epochs 1 --warmup 0 --threads 1 --modes checkpoint)
-# --help shows the chosen preset's defaults wherever the preset option stands.
+# --help shows the chosen preset's defaults wherever the preset option stands: its name, its
+# epochs, no fire rate for a synchronous experiment, and a switch without CLI11's "{false}".
 set(orders "config_equals_first:--config=lizard,--help" "help_first:--help,--config,lizard"
            "help_first_equals:--help,--config=lizard")
 foreach(entry ${orders})
@@ -43,7 +44,7 @@ foreach(entry ${orders})
   string(REPLACE "," ";" order "${order}")
   dlca_cli_test(hostile.cli.help_defaults_${label} $<TARGET_FILE:dlca_train_program> ${order})
   set_tests_properties(hostile.cli.help_defaults_${label} PROPERTIES
-    PASS_REGULAR_EXPRESSION "\n  --epochs INT:POSITIVE=3500 ")
+    PASS_REGULAR_EXPRESSION "\n  --config TEXT=lizard +experiment name.*\n  --epochs INT:POSITIVE=3500 .*\n  --stay,--no-stay +grow and stay.*\n  --fire-rate FLOAT:in \\(0 - 1\\]\n +not for lizard, a synchronous experiment")
 endforeach()
 dlca_cli_test(hostile.cli.help_defaults_async ${tc} --async=true --help)
 set_tests_properties(hostile.cli.help_defaults_async PROPERTIES
