@@ -80,10 +80,9 @@ inline std::string plain_message(const std::string& message) {
 class HelpFormatter : public CLI::Formatter {
  public:
   std::string make_option_name(const CLI::Option* option, bool is_positional) const override {
-    std::string name = CLI::Formatter::make_option_name(option, is_positional);
-    if (option->get_items_expected_max() == 0)
-      name = std::regex_replace(name, std::regex(R"(\{[^{}]*\})"), "");
-    return name;
+    static const std::regex flag_value(R"(\{[^{}]*\})");
+    const std::string name = CLI::Formatter::make_option_name(option, is_positional);
+    return option->get_items_expected_max() == 0 ? std::regex_replace(name, flag_value, "") : name;
   }
 };
 
