@@ -4,7 +4,8 @@
 
 const uint kGroupSize = 256;
 const uint kSync = 0xFFFFFFFFu;  // `step` value of a synchronous step: every cell fires
-const uint kLossOnly = 0u, kLossSet = 1u, kLossAdd = 2u;  // loss_gradient
+// loss_gradient (the last: the hard-error feedback added, no loss scored)
+const uint kLossOnly = 0u, kLossSet = 1u, kLossAdd = 2u, kLossHardFeedback = 3u;
 
 // A program op: input rows a, b, output row, gate index (coefficients, gradient sums).
 layout(std430, binding = 0) readonly buffer Ops { uvec4 ops[]; };
@@ -47,15 +48,16 @@ layout(std430, binding = 21) buffer Moments { float moments[]; };
 layout(std430, binding = 22) readonly buffer OpTable { vec4 op_table[16]; };
 // Shared by the candidates: [0] unused, beta1, beta2, eps, weight decay, clip, at [6] 1 when
 // hardened_gates holds this epoch's flags (progressive hardening; 0: no gate is hardened), at [7] 1
-// when each tensor's gradient is normalised (--grad-norm; tensor_norms), [8] and [9] unused, then 1 for input-wise gates at [10] (4 angles a gate in `logits`; 0: 16 logits). Per
-// candidate k from kOptimizerCandidateBase + 5 k: 1 - beta1^t, 1 - beta2^t (its AdamW step t), the
-// forward pass's inverse temperature (forward-only sharpening; 1: the plain softmax), 1 when
-// logit_noise holds its noise for this epoch's soft pass (0: none), and its learning rate (a
-// decay's: candidates at different epochs have different ones).
+// when each tensor's gradient is normalised (--grad-norm; tensor_norms), [8] and [9] unused, then
+// 1 for input-wise gates at [10] (4 angles a gate in `logits`; 0: 16 logits). Per candidate k from
+// kOptimizerCandidateBase + 6 k: 1 - beta1^t, 1 - beta2^t (its AdamW step t), the forward pass's
+// inverse temperature (forward-only sharpening; 1: the plain softmax), 1 when logit_noise holds its
+// noise for this epoch's soft pass (0: none), its learning rate (a decay's: candidates at different
+// epochs have different ones) and its hard-error feedback beta (--hard-feedback; 0: none).
 layout(std430, binding = 23) readonly buffer OptimizerScalars { float optimizer[]; };
 const uint kOptimizerCandidateBase = 16u;
 float candidate_scalar(uint candidate, uint which) {
-  return optimizer[kOptimizerCandidateBase + 5u * candidate + which];
+  return optimizer[kOptimizerCandidateBase + 6u * candidate + which];
 }
 // train_results: per candidate (active gates, non-finite gradient flag).
 layout(std430, binding = 24) buffer TrainResults { uint train_results[]; };
@@ -95,7 +97,8 @@ layout(push_constant) uniform Push {
   uint word_stride;   // row stride of hard_act, in words
   uint candidates;    // models trained side by side (a population): channels, gates, losses and
                       // masks are candidate-major blocks; 1 for one model
-  uint loss_gradient; // loss pass: 0 the loss only; 1 also d_state = 2 diff; 2 d_state += 2 diff
+  uint loss_gradient; // loss pass: 0 the loss only; 1 also d_state = 2 diff; 2 d_state += 2 diff;
+                      // 3 d_state += beta 2 diff (the hard final state's; no loss)
 } pc;
 
 // Linear index of this invocation in a 1D pass split over several dispatches.

@@ -1,7 +1,8 @@
 // The loss of one state of the loss window (the last loss_steps states): sum over the loss
 // channels of (state - target)^2, one partial sum per workgroup (added on the host in workgroup
 // order); with loss_gradient also dL/dstate = 2 diff, set (the last state) or added (an earlier
-// one, during the backward pass).
+// one, during the backward pass). kLossHardFeedback: state_in is the hard final state, and
+// beta * 2 diff is added to dL/dstate (beta: the candidate's hard-error feedback), no loss scored.
 // A population's candidates each get their own row of workgroups: workgroup g covers cells of
 // candidate g / G (G workgroups a candidate) and only that candidate's loss channels.
 #version 450
@@ -26,8 +27,11 @@ void main() {
       sum += diff * diff;
       if (pc.loss_gradient == kLossSet) d_state[pc.d_out + index] = 2.0 * diff;
       if (pc.loss_gradient == kLossAdd) d_state[pc.d_out + index] += 2.0 * diff;
+      if (pc.loss_gradient == kLossHardFeedback)
+        d_state[pc.d_out + index] += candidate_scalar(candidate, 5u) * (2.0 * diff);
     }
   }
+  if (pc.loss_gradient == kLossHardFeedback) return;  // (the same for the whole dispatch)
   const uint l = gl_LocalInvocationID.x;
   partial[l] = sum;
   barrier();

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -68,12 +70,35 @@ inline std::vector<BackendCase> input_wise_backend_cases() {
   return cases;
 }
 
+// The checkerboard target shifted by the hard-error feedback beta (RolloutRequest::hard_feedback):
+// per sample, t - beta (h - t) on the loss channels, h the hard circuit's final state. With one
+// compared state, 2 (s - shifted) = 2 (s - t) + beta 2 (h - t): the reference's gradient against
+// it is the gradient with the feedback.
+inline Target feedback_target(const Target& target, const ExperimentConfig& c,
+                              const std::vector<double>& hard_final, double beta) {
+  Target shifted = target;
+  shifted.samples = c.batch;
+  shifted.values.clear();
+  for (int b = 0; b < c.batch; ++b)
+    for (int ch = 0; ch < c.channels; ++ch)
+      for (int y = 0; y < c.height; ++y)
+        for (int x = 0; x < c.width; ++x) {
+          const bool compared = std::find(c.loss_channels.begin(), c.loss_channels.end(), ch) !=
+                                c.loss_channels.end();
+          const double t = target.at(b, ch, y, x),
+                       h = hard_final[((size_t(b) * c.channels + ch) * c.height + y) * c.width + x];
+          shifted.values.push_back(float(compared ? t - beta * (h - t) : t));
+        }
+  return shifted;
+}
+
 // Float arithmetic against double: relative to the size of the values compared. A forward
 // temperature other than 1 checks forward-only sharpening; with `noise` Gumbel noise of that scale
-// is added to the soft pass's logits (the reference is simply run on the noisy logits).
+// is added to the soft pass's logits (the reference is simply run on the noisy logits); with
+// hard_feedback the gradient is the reference's against feedback_target (one compared state).
 inline void compare_with_reference(const BackendCase& c, Backend& backend, double tolerance = 1e-5,
                                    double forward_temperature = 1.0, float noise = 0.0f,
-                                   bool harden_half = false) {
+                                   bool harden_half = false, double hard_feedback = 0.0) {
   const std::string name = c.name;
   CAPTURE(name);
   Model m = make_model(c.config);
@@ -97,10 +122,24 @@ inline void compare_with_reference(const BackendCase& c, Backend& backend, doubl
   for (float& v : binary_init) v = v > 0.5f ? 1.0f : 0.0f;
   const auto ref_hard = reference::run(m, to_double(m.logits), target, binary_init, c.config.batch,
                                        masks, true, false);
+  if (hard_feedback != 0.0) {
+    REQUIRE(c.config.loss_steps == 1);
+    const Target shifted = feedback_target(target, c.config, ref_hard.final_state, hard_feedback);
+    const std::vector<double> with_feedback =
+        reference::run(m, to_double(noise > 0 ? noisy : m.logits), shifted, init, c.config.batch,
+                       masks, false, true, forward_temperature, hardened)
+            .grad;
+    double change = 0;  // the hard circuit is wrong somewhere: the feedback moves the gradient
+    for (size_t i = 0; i < with_feedback.size(); ++i)
+      change = std::max(change, std::abs(with_feedback[i] - ref.grad[i]));
+    CHECK(change > 100 * tolerance * std::max(1.0, max_abs(ref.grad)));
+    ref.grad = with_feedback;
+  }
 
   RolloutRequest request;
   request.final_state = true;
   request.forward_temperature = forward_temperature;
+  request.hard_feedback = hard_feedback;
   if (noise > 0) request.logit_noise = &scaled_noise;
   if (harden_half) request.hardened_gates = &hardened;
   const RolloutResult got = backend.rollout(

@@ -464,6 +464,31 @@ TEST_CASE("a repeat given alone repeats robust's schedule, where robust has one 
                        ConfigError);
 }
 
+TEST_CASE("hard-error feedback: a number from 0 to 100, only where the forward pass is sharpened") {
+  ExperimentConfig c = checkerboard_sync_config();  // robust, the default
+  c.epochs = 3000;
+  c.hard_feedback = 0.25f;
+  validate(c);  // robust's sharpening is still to come
+  const ExperimentConfig picture = with_recipe_schedule(c, true);
+  CHECK(picture.hard_feedback == 0.25f);
+  CHECK(config_from_json(config_to_json(picture)).hard_feedback == 0.25f);
+  // robust has no sharpening for the checkerboard, nor paper anywhere: it would change nothing.
+  const std::string unsharpened =
+      "hard_feedback: has no effect without sharpen_to below 1 (it acts in the sharpened epochs; "
+      "robust sharpens only pictures)";
+  CHECK_THROWS_WITH_AS(with_recipe_schedule(c, false), unsharpened.c_str(), ConfigError);
+  ExperimentConfig paper = c;
+  paper.recipe = Recipe::kPaper;
+  CHECK_THROWS_WITH_AS(validate(paper), unsharpened.c_str(), ConfigError);
+  paper.sharpen_to = 0.5f, paper.sharpen_start = 10, paper.sharpen_end = 20;
+  validate(paper);
+  for (float bad : {-0.5f, 101.0f, std::nanf("")}) {
+    paper.hard_feedback = bad;
+    CHECK_THROWS_WITH_AS(validate(paper), doctest::Contains("hard_feedback: must be between 0"),
+                         ConfigError);
+  }
+}
+
 TEST_CASE("more rounds: robust gives a picture two after its epochs, the schedule repeating") {
   ExperimentConfig c = checkerboard_sync_config();  // robust, the default
   c.epochs = 3000;

@@ -72,6 +72,20 @@ TEST_CASE("CPU backend matches the reference under forward-only sharpening and l
   }
 }
 
+TEST_CASE("CPU backend matches the reference with hard-error feedback (--hard-feedback)") {
+  // Its gradient is the reference's against the target shifted by the hard circuit's errors
+  // (feedback_target); sharpened as in training, softmax and input-wise gates, 1 and 2 threads.
+  for (const auto& c : cases())
+    for (int threads : {1, 2}) {
+      CpuBackend backend({.threads = threads, .checkpointing = threads == 1, .tile_cells = 16});
+      testing::compare_with_reference(c, backend, 1e-5, 0.4, 0.0f, false, 0.25);
+    }
+  for (const auto& c : testing::input_wise_backend_cases()) {
+    CpuBackend backend({.threads = 2, .tile_cells = 16});
+    testing::compare_with_reference(c, backend, 1e-5, 1.0, 0.0f, false, 3.0);
+  }
+}
+
 TEST_CASE("CPU backend matches the reference with hardened gates (progressive hardening)") {
   CpuBackend backend({.threads = 2, .checkpointing = true, .tile_cells = 16});
   for (const BackendCase& c : cases())

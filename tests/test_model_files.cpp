@@ -101,8 +101,13 @@ TEST_CASE("resuming a checkpoint is bit-identical to the uninterrupted run") {
   hardening.harden = 3;
   hardening.harden_start = 5;
   hardening.harden_end = 20;
+  ExperimentConfig fed = testing::small_checkerboard();  // hard-error feedback, sharpened from 5
+  fed.sharpen_to = 0.2f;
+  fed.sharpen_start = 5;
+  fed.sharpen_end = 15;
+  fed.hard_feedback = 0.5f;
   for (const ExperimentConfig& cfg :
-       {testing::small_checkerboard(), small_async_jax(), input_wise, hardening}) {
+       {testing::small_checkerboard(), small_async_jax(), input_wise, hardening, fed}) {
     CAPTURE(cfg.async);
     CAPTURE(gate_kind_name(cfg.gates));
     CheckerboardTask task(cfg);

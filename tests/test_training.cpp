@@ -49,6 +49,29 @@ TEST_CASE("training is bit-identical at 1 and 2 threads") {
   CHECK(a.model().logits == b.model().logits);
 }
 
+TEST_CASE("hard-error feedback acts from the epoch the forward pass is sharpened, not before") {
+  // The same run with and without --hard-feedback: bit-identical while the forward temperature is
+  // 1 (to epoch 4, where the sharpening starts from 1), different parameters after the first
+  // sharpened epoch (5; the small checkerboard's hard circuit is still wrong then).
+  ExperimentConfig plain = testing::small_checkerboard();
+  plain.sharpen_to = 0.3f, plain.sharpen_start = 4, plain.sharpen_end = 8;
+  ExperimentConfig fed = plain;
+  fed.hard_feedback = 1.0f;
+  CheckerboardTask task(plain);
+  CpuBackend backend({.threads = 2});
+  Trainer a(make_model(plain), task, backend), b(make_model(fed), task, backend);
+  for (int e = 0; e < 5; ++e) {
+    const EpochStats sa = a.run_epoch(), sb = b.run_epoch();
+    CHECK(sa.soft_loss == sb.soft_loss);
+    CHECK(sa.hard_loss == sb.hard_loss);
+  }
+  CHECK(a.model().logits == b.model().logits);
+  const EpochStats sa = a.run_epoch(), sb = b.run_epoch();  // epoch 5, sharpened
+  CHECK(sa.soft_loss == sb.soft_loss);  // the same parameters: the feedback changes the gradient
+  CHECK(sa.hard_loss > 0);
+  CHECK(a.model().logits != b.model().logits);
+}
+
 TEST_CASE("the configuration's AdamW epsilon is the optimiser's") {
   // The first step from the same parameters and gradient: lr * g / (|g| + eps) per logit, so a
   // large epsilon shortens every step and a tiny one leaves them whole.

@@ -57,7 +57,8 @@ TEST_CASE("every setting with a field is written and read back through the table
         },
         s.field);
     if (!changed || key == "halving") continue;  // (halving: with starts, in the next case)
-    if (key.starts_with("sharpen")) c.sharpen_to = 0.5f, c.sharpen_end = 10;
+    if (key.starts_with("sharpen") || key == "hard_feedback")
+      c.sharpen_to = 0.5f, c.sharpen_end = 10;
     if (key.starts_with("noise") || key == "repeat_schedule" || key == "rounds") c.noise = 0.5f;
     if (key.starts_with("harden")) c.harden = 1, c.harden_start = 2;
     if (key == "harden_end") c.harden_end = 400;

@@ -60,6 +60,11 @@ TEST_CASE("Vulkan backend matches the reference") {
     testing::compare_with_reference(c, backend, 2e-5, 1, 0, true);
   for (const auto& c : testing::input_wise_backend_cases())
     testing::compare_with_reference(c, backend, 2e-5, 1, 0, true);
+  // Hard-error feedback: the hard final state's errors join the soft one's gradient.
+  for (const auto& c : testing::backend_cases())
+    testing::compare_with_reference(c, backend, 2e-5, 0.4, 0, false, 0.25);
+  for (const auto& c : testing::input_wise_backend_cases())
+    testing::compare_with_reference(c, backend, 2e-5, 1, 0, false, 3.0);
   CHECK(backend.validation_errors() == 0);
 }
 
@@ -118,7 +123,8 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
   // logits within 1e-3 (AdamW steps of 0.05 amplify last-bit differences of the gradients).
   // Both ways of training on Vulkan: AdamW on the device (parameters resident) and on the host;
   // plain, and with a sharpening schedule over epochs 5-15, noise (the device computes the
-  // sharpened, noisy coefficients itself from the uploaded noise) and a larger AdamW epsilon.
+  // sharpened, noisy coefficients itself from the uploaded noise), a larger AdamW epsilon and the
+  // hard-error feedback (from epoch 5, where the sharpening starts).
   // Input-wise gates: the same, with the betas and weight decay changed and sharpening. A loss over
   // the last 4 states (grow and stay), asynchronous, with a learning-rate decay. Progressive
   // hardening's fixed gates (every other gate, from the start), softmax and input-wise: their
@@ -150,6 +156,7 @@ TEST_CASE("Vulkan and CPU trainings of a small checkerboard agree for 20 epochs"
         c.adam_beta1 = 0.8f;  // betas and weight decay
         c.adam_beta2 = 0.95f;
         c.weight_decay = 0.03f;
+        if (variant == 1) c.hard_feedback = 0.5f;
       }
       c.grad_norm = variant >= 5;  // each layer's gradient over its norm (--grad-norm)
       if (variant == 3) {          // and the learning rate falling over epochs 3-15

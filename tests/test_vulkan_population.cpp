@@ -39,6 +39,7 @@ TEST_CASE("Vulkan population: candidates trained together equal each trained alo
       run.sharpen_to = 0.5f;
       run.sharpen_start = 2;
       run.sharpen_end = 7;
+      run.hard_feedback = 0.25f;  // each candidate's own while its forward pass is sharpened
     }
     if (variant == 0) run.loss_steps = 3;  // each candidate's loss over its last 3 states
     if (variant == 2) {  // each candidate's layers normalised by their own gradient norms

@@ -16,7 +16,7 @@ Training options are keyword arguments with the command line's names (underscore
 recipe= ("robust", the default, or "paper", the notebook's recipe bit for bit), gates=, starts= (a
 count, or "auto": successive halving with new starts until one solves or budget_epochs= (the
 option --budget) / budget_minutes= run out), stop_when_solved=, sharpen_to=, sharpen_start=, sharpen_end=, noise=,
-noise_start=, noise_end=, repeat_schedule=, rounds=, harden=, harden_start=, harden_end=, grad_norm=, stay=,
+noise_start=, noise_end=, repeat_schedule=, rounds=, harden=, harden_start=, harden_end=, grad_norm=, hard_feedback=, stay=,
 lr_decay_to=, lr_decay_start=, lr_decay_end=, repair=, epochs=, seed=, lr=, adam_eps=, adam_beta1=, adam_beta2=,
 weight_decay=, random_streams=, threads=, backend=,
 device=, log=, save=, summary=, gif=, histogram=, checkpoint_every=, resume=, keep_activations=,

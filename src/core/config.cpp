@@ -55,6 +55,9 @@ namespace {
 
 constexpr const char* kRepeatWithoutSchedule =
     "has no effect without noise or sharpening to repeat";
+constexpr const char* kFeedbackUnsharpened =
+    "has no effect without sharpen_to below 1 (it acts in the sharpened epochs; robust sharpens "
+    "only pictures)";
 constexpr const char* kRoundsWithHalving =
     "not with starts auto (a halving run's budget says how long it trains)";
 
@@ -168,6 +171,8 @@ ExperimentConfig with_recipe_schedule(ExperimentConfig config, bool grown_from_f
     if (c.repeat_schedule > 0)
       throw ConfigError(std::string("repeat_schedule: ") + kRepeatWithoutSchedule);
     if (c.rounds > 0) throw ConfigError(std::string("rounds: ") + kRepeatWithoutSchedule);
+    if (c.hard_feedback != 0.0f)
+      throw ConfigError(std::string("hard_feedback: ") + kFeedbackUnsharpened);
   }
   // (validate refuses rounds with halving the user asked for; this, robust's halving of a task
   // that is not a picture, where robust gives no rounds of its own.)
@@ -341,6 +346,12 @@ void validate_schedules(const ExperimentConfig& c) {
   if (c.sharpen_to == 1.0f && (c.sharpen_start != 0 || c.sharpen_end != 0))
     reject(c.sharpen_start != 0 ? "sharpen_start" : "sharpen_end",
            "has no effect without sharpen_to below 1");
+  if (!(c.hard_feedback >= 0.0f && c.hard_feedback <= 100.0f))
+    reject("hard_feedback",
+           fmt::format("must be between 0 (off) and 100, got {}", c.hard_feedback));
+  // (With robust's own schedule still to come, with_recipe_schedule checks it.)
+  if (c.hard_feedback != 0.0f && c.sharpen_to == 1.0f && !schedule_left_to_recipe(c))
+    reject("hard_feedback", kFeedbackUnsharpened);
   if (c.repeat_schedule < 0)
     reject("repeat_schedule",
            fmt::format("must be 0 (once) or a period in epochs, got {}", c.repeat_schedule));

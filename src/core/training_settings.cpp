@@ -161,6 +161,13 @@ const std::array kSettings = {
     Setting{"grad_norm", "--grad-norm", kEvery, &C::grad_norm, R::kSwitch, 0, 0, nullptr,
             "divide each layer's gradient by its L2 norm before AdamW (as the Growing NCA "
             "notebooks do; off in the notebook's recipe)"},
+    Setting{"hard_feedback", "--hard-feedback", kEvery, &C::hard_feedback, R::kNumberFromTo, 0, 100,
+            nullptr,
+            "hard-error feedback: in epochs whose forward pass is sharpened (--sharpen-to below "
+            "1), add BETA x 2 (hard - target) to the gradient of the soft final state, the hard "
+            "circuit's own errors carried back through the soft circuit, from 0 to 100 (0 = off; "
+            "docs/training.md, \"Hard-error feedback\")",
+            true, false},
     Setting{"lr_decay_to", "--lr-decay-to", kEvery, &C::lr_decay_to, R::kNumberFromTo, 0, 1e6,
             nullptr,
             "learning-rate decay: AdamW's learning rate falls along a half cosine from --lr to "

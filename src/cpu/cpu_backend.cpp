@@ -198,6 +198,21 @@ void add_state_loss(const float* state, const GridGeometry& geo, const Target& t
   }
 }
 
+// Hard-error feedback (RolloutRequest::hard_feedback): d += beta * 2 (hard - target) over the loss
+// channels, `hard` the hard circuit's final state (0 or 1).
+void add_hard_feedback(const uint8_t* hard, const GridGeometry& geo, const Target& target,
+                       const std::vector<int>& loss_channels, float beta, float* d) {
+  for (int cell = 0; cell < geo.cells(); ++cell) {
+    const int yx = cell % geo.plane();
+    for (int c : loss_channels) {
+      const size_t idx = geo.state_base[cell] + size_t(c) * geo.plane();
+      const float diff =
+          float(hard[idx]) - target.at(cell / geo.plane(), c, yx / geo.width, yx % geo.width);
+      d[idx] += beta * (2.0f * diff);
+    }
+  }
+}
+
 // Gathers the tile's patches from `in` and evaluates the program; writes the new state to `out`
 // (if given), keeping the old value where an async cell does not fire.
 void forward_tile(const RolloutPlan& plan, int tile, int step, const float* in, float* out,
@@ -334,6 +349,22 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
   };
   std::vector<float> d_state(state_size, 0.0f);
   state_loss(steps, d_state.data());
+  // The hard circuit on the same inputs, before the backward pass when its final state feeds it.
+  const auto run_hard = [&] {
+    HardRollout hard;
+    impl_->arena.execute([&] {  // the simulator's blocks run on this backend's threads
+      hard = hard_rollout(prog, hard_ops(model), geo, batch.initial_state, steps, masks, target,
+                          cfg.loss_channels, cfg.loss_steps);
+    });
+    return hard;
+  };
+  const bool feedback = request.gradient && request.hard_feedback != 0.0;
+  if (feedback) {
+    const HardRollout hard = run_hard();
+    if (request.hard_loss) result.hard_loss = hard.loss;
+    add_hard_feedback(hard.final_state.data(), geo, target, cfg.loss_channels,
+                      float(request.hard_feedback), d_state.data());
+  }
   if (!request.gradient)  // else each earlier state's loss is added in the backward pass
     for (int state_index = first_loss_state; state_index < steps; ++state_index)
       state_loss(state_index, nullptr);
@@ -378,13 +409,7 @@ RolloutResult CpuBackend::rollout(const Model& model, const Target& target,
     zero_hardened_gradient(cfg.gates, hardened, result.grad);
   }
 
-  if (request.hard_loss) {
-    impl_->arena.execute([&] {  // the simulator's blocks run on this backend's threads
-      result.hard_loss = hard_rollout(prog, hard_ops(model), geo, batch.initial_state, steps, masks,
-                                      target, cfg.loss_channels, cfg.loss_steps)
-                             .loss;
-    });
-  }
+  if (request.hard_loss && !feedback) result.hard_loss = run_hard().loss;
   return result;
 }
 

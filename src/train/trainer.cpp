@@ -225,6 +225,11 @@ EpochStats Trainer::finish_epoch(double soft_loss, double hard_loss, int active_
   return stats;
 }
 
+// The hard-error feedback of this epoch: the configuration's while the forward pass is sharpened.
+double Trainer::hard_feedback() const {
+  return temperature_ < 1.0 ? double(model_.config.hard_feedback) : 0.0;
+}
+
 DeviceEpochRequest Trainer::begin_device_epoch() {
   if (!on_device_) throw std::logic_error("Trainer::begin_device_epoch: not training on a device");
   begin_epoch();
@@ -234,6 +239,7 @@ DeviceEpochRequest Trainer::begin_device_epoch() {
           .forward_temperature = temperature_,
           .logit_noise = noise_used_ ? &noise_ : nullptr,
           .hardened_gates = &hardened_,
+          .hard_feedback = hard_feedback(),
           .target = &data_.target,
           .batch = epoch_batch()};
 }
@@ -251,7 +257,8 @@ EpochStats Trainer::run_epoch() {
   RolloutResult r = backend_.rollout(model_, data_.target, epoch_batch(),
                                      RolloutRequest{.forward_temperature = temperature_,
                                                     .logit_noise = noise_used_ ? &noise_ : nullptr,
-                                                    .hardened_gates = &hardened_});
+                                                    .hardened_gates = &hardened_,
+                                                    .hard_feedback = hard_feedback()});
   if (!std::isfinite(r.soft_loss)) diverged(epoch_, "soft loss is NaN or infinite");
   if (!std::all_of(r.grad.begin(), r.grad.end(), [](float g) { return std::isfinite(g); }))
     diverged(epoch_, "gradient contains NaN or infinity");

@@ -115,6 +115,11 @@ void print_summary(const TrainingSummary& summary, const TrainingLoop& loop,
   if (config.grad_norm)
     out << fmt::format("gradient normalised per layer before AdamW ({})\n",
                        option_name("grad_norm"));
+  if (config.hard_feedback != 0.0f)
+    out << fmt::format(
+        "hard-error feedback {:g} ({}): the hard circuit's errors join the soft final state's "
+        "gradient in the sharpened epochs\n",
+        config.hard_feedback, option_name("hard_feedback"));
   if (config.stay)
     out << fmt::format(
         "grow and stay ({}): the odd epochs start from the hard circuit's own growth, and the "

@@ -10,8 +10,9 @@ namespace dlca::vulkan_layout {
 constexpr uint32_t kGroupSize = 256;      // local_size_x of every shader but one:
 constexpr uint32_t kHardLevelGroup = 64;  // hard_level.comp's (a word of 32 cells per invocation)
 constexpr uint32_t kSync = 0xFFFFFFFFu;   // `step` of a synchronous step: every cell fires
-// `loss_gradient` of a loss pass: the loss only, or also dL/dstate = 2 diff set or added.
-constexpr uint32_t kLossOnly = 0, kLossSet = 1, kLossAdd = 2;
+// `loss_gradient` of a loss pass: the loss only, or also dL/dstate = 2 diff set or added; or, on
+// the hard final state, the hard-error feedback beta * 2 diff added (no loss scored).
+constexpr uint32_t kLossOnly = 0, kLossSet = 1, kLossAdd = 2, kLossHardFeedback = 3;
 
 // Binding numbers of shaders/common.glsl, in order.
 enum Binding : uint32_t {
@@ -99,14 +100,14 @@ constexpr bool bindings_in_order() {
 static_assert(bindings_in_order(), "kBindingNames must list every binding in enum order");
 
 // The optimizer-scalars buffer: kOptimizerSharedScalars floats shared by a population's candidates
-// (AdamW's settings, ...; common.glsl), then from kOptimizerCandidateBase 5 per candidate: its
+// (AdamW's settings, ...; common.glsl), then from kOptimizerCandidateBase 6 per candidate: its
 // bias corrections 1 - beta1^t and 1 - beta2^t (its own AdamW step t), the forward pass's inverse
-// temperature, 1 when the logit-noise buffer holds its noise this epoch (else 0), and its learning
-// rate (--lr-decay-to). So candidates at different epochs (a halving run's new starts) still train
-// in one submission.
+// temperature, 1 when the logit-noise buffer holds its noise this epoch (else 0), its learning
+// rate (--lr-decay-to) and its hard-error feedback (--hard-feedback; 0: none). So candidates at
+// different epochs (a halving run's new starts) still train in one submission.
 constexpr uint32_t kOptimizerSharedScalars = 11;
 constexpr uint32_t kOptimizerCandidateBase = 16;
-constexpr uint32_t kOptimizerCandidateScalars = 5;
+constexpr uint32_t kOptimizerCandidateScalars = 6;
 constexpr uint32_t optimizer_scalar_floats(uint32_t candidates) {
   return kOptimizerCandidateBase + kOptimizerCandidateScalars * candidates;
 }

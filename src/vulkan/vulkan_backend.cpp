@@ -244,6 +244,9 @@ struct VulkanBackend::Impl : DevicePopulation {
   // The parts of record, in order.
   void record_inputs(vk::Recorder& r, int flags);
   void record_rollout(vk::Recorder& r, bool hard);
+  // Where the hard rollout's two alternating states begin in the states buffer (after the soft
+  // rollout's steps + 1).
+  uint32_t hard_base() const { return uint32_t(steps + 1) * uint32_t(state_size); }
   void record_backward(vk::Recorder& r);
   void record_optimizer(vk::Recorder& r, int flags);
   void record_outputs(vk::Recorder& r, int flags);
@@ -444,7 +447,10 @@ enum Flags {
   kTrain = 16,
   kNoise = 32,
   kHardened = 64,
-  kGradNorm = 128  // with kTrain: each tensor's gradient normalised (--grad-norm)
+  kGradNorm = 128,  // with kTrain: each tensor's gradient normalised (--grad-norm)
+  // With kGradient and kHard: the hard rollout's final state feeds the soft one's gradient
+  // (--hard-feedback; each candidate's beta among the optimizer scalars, uploaded).
+  kHardFeedback = 256
 };
 }  // namespace
 
@@ -484,9 +490,10 @@ uint32_t VulkanBackend::Impl::step_flag(int step) const {
 // initial states, the masks and the target; gradients zeroed.
 void VulkanBackend::Impl::record_inputs(vk::Recorder& r, int flags) {
   const size_t S = state_size;
-  if (flags & kTrain) {
+  if (flags & (kTrain | kHardFeedback))
     r.copy(staging, layout.optimizer, buffers[kOptimizerScalars], 0,
            buffers[kOptimizerScalars].bytes);
+  if (flags & kTrain) {
     if (flags & kNoise)
       r.copy(staging, layout.noise, buffers[kLogitNoise], 0, buffers[kLogitNoise].bytes);
     if (flags & kHardened)
@@ -522,7 +529,7 @@ void VulkanBackend::Impl::record_forward_chunk(vk::Recorder& r, const Push& push
 // word; two alternating states after the initial one), chunk by chunk, then its loss.
 void VulkanBackend::Impl::record_rollout(vk::Recorder& r, bool hard) {
   const uint32_t S = uint32_t(state_size), C = uint32_t(key->channels * candidates);
-  const uint32_t hard_base = uint32_t(steps + 1) * S;
+  const uint32_t hard_base = this->hard_base();
   // Fused, the rollouts keep no activations in device memory: one dispatch per step covers every
   // cell, whatever the chunks.
   const uint32_t rollout_chunks = fused ? 1 : chunks;
@@ -650,6 +657,11 @@ VkCommandBuffer VulkanBackend::Impl::record(int flags) {
   r.stamp("forward");
   if (flags & kHard) {
     record_rollout(r, true);
+    // The hard final state's errors join the soft final state's gradient (d_state's first tensor,
+    // where the backward pass starts).
+    if ((flags & kHardFeedback) && (flags & kGradient))
+      record_loss(r, true, steps, hard_base() + uint32_t((steps - 1) % 2 * state_size),
+                  kLossHardFeedback, 0);
     r.stamp("hard rollout");
   }
   if (flags & kGradient) {
@@ -862,9 +874,16 @@ RolloutResult VulkanBackend::rollout(const Model& model, const Target& target,
   for (size_t g = 0; g < hard.size(); ++g)
     std::memcpy(coefficients + (hard.size() + g) * 4, kOpCoefficients[hard[g]].data(), 16);
 
+  const bool feedback = request.gradient && request.hard_feedback != 0.0;
+  if (feedback) {  // its beta, the one optimizer scalar the rollout reads
+    std::vector<float> scalars(optimizer_scalar_floats(1), 0.0f);
+    scalars[kOptimizerCandidateBase + 5] = float(request.hard_feedback);
+    std::memcpy(staging + I.layout.optimizer, scalars.data(), scalars.size() * 4);
+  }
   const bool profiling = I.options.profile && I.queries;
-  I.submit((request.gradient ? kGradient : 0) | (request.hard_loss ? kHard : 0) |
-           (request.final_state ? kFinalState : 0) | (profiling ? kProfile : 0));
+  I.submit((request.gradient ? kGradient : 0) | (request.hard_loss || feedback ? kHard : 0) |
+           (feedback ? kHardFeedback : 0) | (request.final_state ? kFinalState : 0) |
+           (profiling ? kProfile : 0));
 
   RolloutResult result;
   result.soft_loss = I.loss_sum(0);
@@ -961,7 +980,7 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
   });
   scalars[6] = hardened ? 1.0f : 0.0f;
   scalars[7] = settings.normalize_per_tensor ? 1.0f : 0.0f;
-  bool noise = false;
+  bool noise = false, feedback = false;
   for (size_t k = 0; k < requests.size(); ++k) {  // each candidate's own epoch
     const DeviceEpochRequest& r = requests[k];
     float* own = scalars.data() + kOptimizerCandidateBase + kOptimizerCandidateScalars * k;
@@ -970,7 +989,9 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
     own[2] = float(1.0 / r.forward_temperature);
     own[3] = r.logit_noise ? 1.0f : 0.0f;
     own[4] = r.settings.learning_rate;
+    own[5] = float(r.hard_feedback);
     noise = noise || r.logit_noise;
+    feedback = feedback || r.hard_feedback != 0.0;
   }
   char* mapped = static_cast<char*>(staging.mapped);
   std::memcpy(mapped + layout.optimizer, scalars.data(), scalars.size() * 4);
@@ -998,7 +1019,8 @@ std::vector<DeviceEpoch> VulkanBackend::Impl::train_together(
   for (const EpochInput& in : inputs) members[size_t(in.member)].trainer_current = false;
   const bool profiling = options.profile && queries;
   submit(kGradient | kHard | kTrain | (noise ? kNoise : 0) | (hardened ? kHardened : 0) |
-         (settings.normalize_per_tensor ? kGradNorm : 0) | (profiling ? kProfile : 0));
+         (settings.normalize_per_tensor ? kGradNorm : 0) | (feedback ? kHardFeedback : 0) |
+         (profiling ? kProfile : 0));
   std::vector<uint32_t> results(2 * inputs.size());
   std::memcpy(results.data(), mapped + layout.train_results, results.size() * 4);
   std::vector<DeviceEpoch> out;

@@ -34,6 +34,10 @@ struct RolloutRequest {
   // Progressive hardening: one flag per gate, 1 where the gate is fixed to its hard op (the soft
   // pass uses that op's coefficients, its gradient is 0). Null or empty: none.
   const std::vector<uint8_t>* hardened_gates = nullptr;
+  // Hard-error feedback (ExperimentConfig::hard_feedback): with gradient, the gradient of the soft
+  // final state gets hard_feedback * 2 (hard - target) added over the loss channels, hard being the
+  // hard circuit's final state on the same inputs (and masks). 0: none.
+  double hard_feedback = 0.0;
 };
 
 struct RolloutResult {
@@ -52,8 +56,8 @@ struct DeviceEpoch {
 
 // One candidate's epoch on a device: its parameters (Model::logits as the trainer has them; on
 // the device they are the uploaded ones), AdamW's settings and 1-based step number (for the bias
-// corrections), forward_temperature, logit_noise and hardened_gates as in RolloutRequest (AdamW
-// leaves a hardened gate's parameters and moments as they are), and its data.
+// corrections), forward_temperature, logit_noise, hardened_gates and hard_feedback as in
+// RolloutRequest (AdamW leaves a hardened gate's parameters and moments as they are), and its data.
 struct DeviceEpochRequest {
   const Model* model = nullptr;
   AdamWSettings settings;
@@ -61,6 +65,7 @@ struct DeviceEpochRequest {
   double forward_temperature = 1.0;
   const std::vector<float>* logit_noise = nullptr;
   const std::vector<uint8_t>* hardened_gates = nullptr;
+  double hard_feedback = 0.0;
   const Target* target = nullptr;
   RolloutBatch batch;
 };

@@ -214,6 +214,12 @@ struct ExperimentConfig {
   // Gradient normalised per parameter tensor before AdamW (AdamWSettings::normalize_per_tensor,
   // docs/training.md "Gradient normalised per layer"): false, the notebook's.
   bool grad_norm = false;
+  // Hard-error feedback (docs/training.md, "Hard-error feedback"): in an epoch whose forward pass
+  // is sharpened (forward_temperature below 1), the gradient of the soft final state gets
+  // hard_feedback * 2 (hard - target) added over the loss channels, hard being the hard circuit's
+  // final state on the same inputs: the hard circuit's own errors carried back through the soft
+  // circuit. 0: off, the notebook's.
+  float hard_feedback = 0.0f;
   // Learning-rate decay (docs/training.md, "Learning-rate decay"): from epoch lr_decay_start to
   // lr_decay_end (0: the run's epochs) AdamW's learning rate falls along a half cosine from lr to
   // lr_decay_to, and stays there (also through rounds after the epochs). 0: off, the notebook's

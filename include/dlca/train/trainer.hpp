@@ -113,6 +113,7 @@ class Trainer {
   // undo snapshot; the batch of that data; the stats recorded.
   void begin_epoch();
   RolloutBatch epoch_batch() const;
+  double hard_feedback() const;  // this epoch's (RolloutRequest::hard_feedback)
   EpochStats finish_epoch(double soft_loss, double hard_loss, int active_gates);
 
   mutable Model model_;
