@@ -164,9 +164,9 @@ const std::array kSettings = {
     Setting{"hard_feedback", "--hard-feedback", kEvery, &C::hard_feedback, R::kNumberFromTo, 0, 100,
             nullptr,
             "hard-error feedback: in epochs whose forward pass is sharpened (--sharpen-to below "
-            "1), add BETA x 2 (hard - target) to the gradient of the soft final state, the hard "
-            "circuit's own errors carried back through the soft circuit, from 0 to 100 (0 = off; "
-            "docs/training.md, \"Hard-error feedback\")",
+            "1), add this times 2 (hard - target) to the gradient of the soft final state, the "
+            "hard circuit's own errors carried back through the soft circuit, from 0 to 100 (0 = "
+            "off; docs/training.md, \"Hard-error feedback\")",
             true, false},
     Setting{"lr_decay_to", "--lr-decay-to", kEvery, &C::lr_decay_to, R::kNumberFromTo, 0, 1e6,
             nullptr,
