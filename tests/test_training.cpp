@@ -36,17 +36,27 @@ TEST_CASE("a small checkerboard trains to hard loss 0") {
   CHECK(active_gate_count(trainer.model()) > 0);
 }
 
-TEST_CASE("training is bit-identical at 1 and 2 threads") {
-  ExperimentConfig cfg = testing::small_checkerboard();
-  CheckerboardTask task(cfg);
-  CpuBackend one({.threads = 1}), two({.threads = 2});
-  Trainer a(make_model(cfg), task, one), b(make_model(cfg), task, two);
-  for (int e = 0; e < 5; ++e) {
+namespace {
+
+// Trains a and b side by side for `epochs` epochs, checking that every epoch's losses and the
+// parameters at the end are the same, bit for bit.
+void check_same_epochs(Trainer& a, Trainer& b, int epochs) {
+  for (int e = 0; e < epochs; ++e) {
     const EpochStats sa = a.run_epoch(), sb = b.run_epoch();
     CHECK(sa.soft_loss == sb.soft_loss);
     CHECK(sa.hard_loss == sb.hard_loss);
   }
   CHECK(a.model().logits == b.model().logits);
+}
+
+}  // namespace
+
+TEST_CASE("training is bit-identical at 1 and 2 threads") {
+  ExperimentConfig cfg = testing::small_checkerboard();
+  CheckerboardTask task(cfg);
+  CpuBackend one({.threads = 1}), two({.threads = 2});
+  Trainer a(make_model(cfg), task, one), b(make_model(cfg), task, two);
+  check_same_epochs(a, b, 5);
 }
 
 TEST_CASE("hard-error feedback acts from the epoch the forward pass is sharpened, not before") {
@@ -60,12 +70,7 @@ TEST_CASE("hard-error feedback acts from the epoch the forward pass is sharpened
   CheckerboardTask task(plain);
   CpuBackend backend({.threads = 2});
   Trainer a(make_model(plain), task, backend), b(make_model(fed), task, backend);
-  for (int e = 0; e < 5; ++e) {
-    const EpochStats sa = a.run_epoch(), sb = b.run_epoch();
-    CHECK(sa.soft_loss == sb.soft_loss);
-    CHECK(sa.hard_loss == sb.hard_loss);
-  }
-  CHECK(a.model().logits == b.model().logits);
+  check_same_epochs(a, b, 5);
   const EpochStats sa = a.run_epoch(), sb = b.run_epoch();  // epoch 5, sharpened
   CHECK(sa.soft_loss == sb.soft_loss);  // the same parameters: the feedback changes the gradient
   CHECK(sa.hard_loss > 0);

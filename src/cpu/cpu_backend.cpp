@@ -182,35 +182,37 @@ RolloutPlan make_rollout_plan(const CellProgram& prog, const GridGeometry& geo, 
   return plan;
 }
 
+// Calls compare(index into the state, target value) for every value the loss compares: each cell's
+// loss channels.
+template <class Compare>
+void for_each_compared(const GridGeometry& geo, const Target& target,
+                       const std::vector<int>& loss_channels, Compare&& compare) {
+  for (int cell = 0; cell < geo.cells(); ++cell) {
+    const int yx = cell % geo.plane();
+    for (int c : loss_channels)
+      compare(geo.state_base[cell] + size_t(c) * geo.plane(),
+              target.at(cell / geo.plane(), c, yx / geo.width, yx % geo.width));
+  }
+}
+
 // Adds one state's squared difference to the target over the loss channels to `loss`; `d`, when
 // given, receives 2 * difference.
 void add_state_loss(const float* state, const GridGeometry& geo, const Target& target,
                     const std::vector<int>& loss_channels, double& loss, float* d) {
-  for (int cell = 0; cell < geo.cells(); ++cell) {
-    const int yx = cell % geo.plane();
-    for (int c : loss_channels) {
-      const size_t idx = geo.state_base[cell] + size_t(c) * geo.plane();
-      const float diff =
-          state[idx] - target.at(cell / geo.plane(), c, yx / geo.width, yx % geo.width);
-      loss += double(diff) * diff;
-      if (d) d[idx] += 2.0f * diff;
-    }
-  }
+  for_each_compared(geo, target, loss_channels, [&](size_t idx, float wanted) {
+    const float diff = state[idx] - wanted;
+    loss += double(diff) * diff;
+    if (d) d[idx] += 2.0f * diff;
+  });
 }
 
 // Hard-error feedback (RolloutRequest::hard_feedback): d += beta * 2 (hard - target) over the loss
 // channels, `hard` the hard circuit's final state (0 or 1).
 void add_hard_feedback(const uint8_t* hard, const GridGeometry& geo, const Target& target,
                        const std::vector<int>& loss_channels, float beta, float* d) {
-  for (int cell = 0; cell < geo.cells(); ++cell) {
-    const int yx = cell % geo.plane();
-    for (int c : loss_channels) {
-      const size_t idx = geo.state_base[cell] + size_t(c) * geo.plane();
-      const float diff =
-          float(hard[idx]) - target.at(cell / geo.plane(), c, yx / geo.width, yx % geo.width);
-      d[idx] += beta * (2.0f * diff);
-    }
-  }
+  for_each_compared(geo, target, loss_channels, [&](size_t idx, float wanted) {
+    d[idx] += beta * (2.0f * (float(hard[idx]) - wanted));
+  });
 }
 
 // Gathers the tile's patches from `in` and evaluates the program; writes the new state to `out`
