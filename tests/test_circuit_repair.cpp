@@ -3,8 +3,10 @@
 // optimizer's moments swapped alike); a run stopped before its repair is done is interrupted.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <sstream>
 
+#include "dlca/circuits/circuit.hpp"
 #include "dlca/circuits/hard_rollout.hpp"
 #include "dlca/cpu/cpu_backend.hpp"
 #include "dlca/train/checkerboard.hpp"
@@ -19,11 +21,11 @@ namespace {
 
 // The small checkerboard trained until its hard loss is 0, with the parameters that scored it.
 struct Solved {
-  ExperimentConfig config = testing::small_checkerboard();
+  ExperimentConfig config;
   CheckerboardTask task{config};
   CpuBackend backend{{.threads = 2}};
   Trainer trainer{make_model(config), task, backend};
-  Solved() {
+  explicit Solved(ExperimentConfig c = testing::small_checkerboard()) : config(std::move(c)) {
     trainer.keep_undo_state(true);
     while (trainer.epoch() < config.epochs)
       if (trainer.run_epoch().hard_loss == 0) break;
@@ -133,6 +135,147 @@ TEST_CASE("repair finds a gate broken in a working circuit, the same at 1 and 2 
   RepairSettings no_pass;
   no_pass.max_passes = 0;
   CHECK(search_repair(problem, GateKind::kSoftmax, broken, no_pass).changes.empty());
+}
+
+// A gate of a working circuit set to its least likely op, which breaks the circuit (at most
+// kWideRepairMaxWrongBits wrong bits) in a way the narrow search (the default settings) does not
+// undo and the wide one does: the gate's right op then has that unlikely op's probability. The
+// first such update gate; its change back is returned with the logits.
+std::pair<std::vector<float>, GateChange> break_unlikely(const Model& model,
+                                                         const RepairProblem& problem) {
+  const auto ops = hard_ops(model);
+  const std::vector<float> p = op_probabilities(model);
+  RepairSettings wide;
+  wide.every_op = true;
+  for (int g = model.num_perception_gates(); g < model.num_gates(); ++g) {
+    int least = 0;
+    for (int i = 1; i < kNumOps; ++i)
+      if (p[size_t(g) * kNumOps + i] < p[size_t(g) * kNumOps + least]) least = i;
+    std::vector<float> broken = model.logits;
+    apply_repair({{g, ops[g], least}}, GateKind::kSoftmax, broken);
+    const double loss = hard_loss(problem, broken);
+    if (loss == 0 || loss > kWideRepairMaxWrongBits) continue;
+    if (search_repair(problem, GateKind::kSoftmax, broken).hard_loss_after == 0) continue;
+    if (search_repair(problem, GateKind::kSoftmax, broken, wide).hard_loss_after > 0) continue;
+    return {broken, {g, least, ops[g]}};
+  }
+  FAIL("no gate of the circuit breaks it beyond the narrow search and within the wide one");
+  return {};
+}
+
+TEST_CASE("the wide search tries every op of the gates that reach an output") {
+  Solved solved;
+  const Model& model = solved.trainer.model();
+  const ExperimentConfig& cfg = model.config;
+  TaskBatch data;
+  solved.task.make_batch(uint64_t(solved.trainer.epoch()), data);
+  const GridGeometry geometry =
+      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
+  const CellProgram program = build_cell_program(model);
+  RepairProblem problem{&program, &geometry, cfg.steps, &cfg.loss_channels, {}};
+  problem.batches.push_back({data.initial_states.data(), nullptr, &data.target});
+  REQUIRE(hard_loss(problem, model.logits) == 0);
+
+  // Gates that reach no output change nothing, whatever their op; there are some to check.
+  const std::vector<uint8_t> ops = hard_ops(model);
+  const std::vector<uint8_t> reaching = gates_reaching_outputs(program, ops);
+  const auto final_state = [&](const std::vector<uint8_t>& circuit) {
+    return hard_rollout(program, circuit, geometry, data.initial_states.data(), cfg.steps, nullptr,
+                        data.target, cfg.loss_channels)
+        .final_state;
+  };
+  const auto before = final_state(ops);
+  int unreached = 0;
+  for (size_t g = 0; g < ops.size(); ++g)
+    if (!reaching[g]) {
+      ++unreached;
+      for (const int op : {kOpFalse, kOpTrue, 6}) {
+        std::vector<uint8_t> changed = ops;
+        changed[g] = uint8_t(op);
+        CHECK(final_state(changed) == before);
+      }
+    }
+  CHECK(unreached > 0);
+  CHECK(unreached < int(ops.size()));
+  // ... and changing a reaching gate can: its output row is read (here: set to the opposite of
+  // what it computes, some reaching gate changes the state).
+  bool some_change = false;
+  for (size_t g = 0; g < ops.size() && !some_change; ++g)
+    if (reaching[g]) {
+      std::vector<uint8_t> changed = ops;
+      changed[g] = uint8_t(kNumOps - 1 - ops[g]);  // the complement op
+      some_change = final_state(changed) != before;
+    }
+  CHECK(some_change);
+
+  const auto [broken, fix] = break_unlikely(model, problem);
+  const RepairReport narrow = search_repair(problem, GateKind::kSoftmax, broken);
+  CHECK(narrow.hard_loss_after > 0);
+  RepairSettings wide;
+  wide.every_op = true;
+  wide.threads = 1;
+  const RepairReport one = search_repair(problem, GateKind::kSoftmax, broken, wide);
+  const std::vector<uint8_t> broken_reaching =
+      gates_reaching_outputs(program, hard_ops(GateKind::kSoftmax, broken));
+  CHECK(one.candidates ==
+        (kNumOps - 1) * std::count(broken_reaching.begin(), broken_reaching.end(), 1));
+  CHECK(one.hard_loss_after == 0);
+  // It took an op the narrow search never tries (probability below its 0.02).
+  const std::vector<float> broken_p = op_probabilities(GateKind::kSoftmax, broken);
+  CHECK(std::any_of(one.changes.begin(), one.changes.end(), [&](const GateChange& c) {
+    return broken_p[size_t(c.gate) * kNumOps + size_t(c.to_op)] < 0.02f;
+  }));
+  wide.threads = 2;
+  const RepairReport two = search_repair(problem, GateKind::kSoftmax, broken, wide);
+  REQUIRE(two.changes.size() == one.changes.size());
+  for (size_t i = 0; i < one.changes.size(); ++i) {
+    CHECK(two.changes[i].gate == one.changes[i].gate);
+    CHECK(two.changes[i].to_op == one.changes[i].to_op);
+  }
+  std::vector<float> repaired = broken;
+  apply_repair(one.changes, GateKind::kSoftmax, repaired);
+  CHECK(hard_loss(problem, repaired) == 0);
+
+  // From the narrow search's circuit: its changes first, scored with them.
+  wide.start_from = narrow.changes;
+  const RepairReport after_narrow = search_repair(problem, GateKind::kSoftmax, broken, wide);
+  CHECK(after_narrow.hard_loss_before == narrow.hard_loss_after);
+  REQUIRE(after_narrow.changes.size() >= narrow.changes.size());
+  for (size_t i = 0; i < narrow.changes.size(); ++i)
+    CHECK(after_narrow.changes[i].to_op == narrow.changes[i].to_op);
+  repaired = broken;
+  apply_repair(after_narrow.changes, GateKind::kSoftmax, repaired);
+  CHECK(hard_loss(problem, repaired) == after_narrow.hard_loss_after);
+  CHECK(after_narrow.hard_loss_after < narrow.hard_loss_after);
+}
+
+TEST_CASE("a run whose narrow repair fails is repaired by the wide search") {
+  ExperimentConfig cfg = testing::small_checkerboard();
+  cfg.repair = true;
+  Solved solved(cfg);
+  Trainer& t = solved.trainer;
+  TaskBatch data;
+  solved.task.make_batch(uint64_t(t.epoch()), data);
+  const GridGeometry geometry =
+      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
+  const CellProgram program = build_cell_program(t.model());
+  RepairProblem problem{&program, &geometry, cfg.steps, &cfg.loss_channels, {}};
+  problem.batches.push_back({data.initial_states.data(), nullptr, &data.target});
+  const GateChange fix = break_unlikely(t.model(), problem).second;
+  RepairReport breaking;
+  breaking.changes = {{fix.gate, fix.to_op, fix.from_op}};
+  t.apply_repair(breaking);
+  TrainingRunOptions options;
+  options.epochs = t.epoch() + 1;
+  std::ostringstream out;
+  const TrainingSummary summary = run_training(t, "cpu", options, out);
+  INFO(out.str());
+  REQUIRE(summary.repair.contains("every_op"));
+  CHECK(summary.repair.at("applied") == true);
+  CHECK(summary.final_hard_loss == 0);
+  CHECK(out.str().find(", every op: hard loss") != std::string::npos);
+  CHECK(summary.repair.at("hard_loss_before") >=
+        summary.repair.at("every_op").at("hard_loss_before"));
 }
 
 TEST_CASE("applying a repair swaps the two logits (and companions); ties go to the new op") {

@@ -17,11 +17,27 @@
 
 namespace dlca {
 
+std::vector<uint8_t> gates_reaching_outputs(const CellProgram& program,
+                                            const std::vector<uint8_t>& ops) {
+  std::vector<uint8_t> needed(program.num_rows, 0), reaching(ops.size(), 0);
+  for (uint32_t row : program.output_rows) needed[row] = 1;
+  for (auto op = program.ops.rbegin(); op != program.ops.rend(); ++op) {
+    if (!needed[op->out]) continue;
+    reaching[op->gate] = 1;
+    const auto& c = kOpCoefficients[ops[op->gate]];
+    if (c[1] != 0 || c[3] != 0) needed[op->a] = 1;
+    if (c[2] != 0 || c[3] != 0) needed[op->b] = 1;
+  }
+  return reaching;
+}
+
 RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
                            const std::vector<float>& logits, const RepairSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
   RepairReport report;
   std::vector<uint8_t> ops = hard_ops(gate_kind, logits);
+  for (const GateChange& c : settings.start_from) ops[size_t(c.gate)] = uint8_t(c.to_op);
+  report.changes = settings.start_from;
   const auto score = [&](const std::vector<uint8_t>& circuit) {
     double loss = 0;
     for (const RepairBatch& batch : problem.batches)
@@ -43,17 +59,25 @@ RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
   std::iota(order.begin(), order.end(), 0);
   const auto top = [&](size_t g) { return probabilities[g * kNumOps + ops[g]]; };
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return top(a) < top(b); });
+  const std::vector<uint8_t> reaching =
+      settings.every_op ? gates_reaching_outputs(*problem.program, ops) : std::vector<uint8_t>();
   std::vector<GateChange> candidates;
   for (size_t g : order) {
-    if (top(g) >= settings.uncertain_below) break;
+    if (settings.every_op) {
+      if (!reaching[g]) continue;
+    } else if (top(g) >= settings.uncertain_below) {
+      break;
+    }
     std::vector<int> others;
     for (int op = 0; op < kNumOps; ++op)
-      if (op != ops[g] && probabilities[g * kNumOps + op] >= settings.min_probability)
+      if (op != ops[g] &&
+          (settings.every_op || probabilities[g * kNumOps + op] >= settings.min_probability))
         others.push_back(op);
     std::stable_sort(others.begin(), others.end(), [&](int a, int b) {
       return probabilities[g * kNumOps + a] > probabilities[g * kNumOps + b];
     });
-    if (int(others.size()) > settings.max_alternatives) others.resize(settings.max_alternatives);
+    if (!settings.every_op && int(others.size()) > settings.max_alternatives)
+      others.resize(settings.max_alternatives);
     for (int op : others) candidates.push_back({int(g), ops[g], op});
   }
   report.candidates = int(candidates.size());

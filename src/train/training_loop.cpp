@@ -26,12 +26,12 @@ TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_c
 
 // The summary line of one repair tried (at_epoch: the one before more rounds).
 std::string repair_line(const RepairReport& report, std::optional<int64_t> at_epoch,
-                        std::optional<size_t> start, bool works, int64_t budget) {
+                        std::optional<size_t> start, bool works, int64_t budget, bool every_op) {
   return fmt::format(
-      "repair{}{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
+      "repair{}{}{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
       at_epoch ? fmt::format(" at epoch {}", *at_epoch) : std::string(),
-      start ? fmt::format(" of start {}", *start) : std::string(), report.hard_loss_before,
-      report.hard_loss_after,
+      start ? fmt::format(" of start {}", *start) : std::string(), every_op ? ", every op" : "",
+      report.hard_loss_before, report.hard_loss_after,
       report.batches > 1 ? fmt::format(" over {} batches", report.batches) : std::string(),
       report.changes.size(), report.changes.size() == 1 ? "" : "s", report.evaluations,
       report.seconds,
@@ -43,10 +43,34 @@ std::string repair_line(const RepairReport& report, std::optional<int64_t> at_ep
           : ": not solved, nothing changed");
 }
 
+// The record of a repair (wide: a wide search that went on from `report`'s narrow one).
+nlohmann::json repair_record(size_t start, const Trainer& candidate, const RepairReport& report,
+                             const RepairReport* wide, bool applied) {
+  const RepairReport& last = wide ? *wide : report;
+  nlohmann::json record = {{"start", start},
+                           {"epoch", candidate.epoch()},  // at --epochs, or after the last round
+                           {"hard_loss_before", report.hard_loss_before},
+                           {"hard_loss_after", last.hard_loss_after},
+                           {"gates_changed", last.changes.size()},
+                           {"hard_rollouts", report.evaluations + (wide ? wide->evaluations : 0)},
+                           {"batches", report.batches},
+                           {"seconds", report.seconds + (wide ? wide->seconds : 0)},
+                           {"out_of_budget", last.out_of_budget},
+                           {"applied", applied}};
+  if (wide)
+    record["every_op"] = {{"hard_loss_before", wide->hard_loss_before},
+                          {"hard_rollouts", wide->evaluations},
+                          {"seconds", wide->seconds}};
+  return record;
+}
+
 // Tries to repair the candidates' hard circuits, lowest last hard loss first, and applies the
-// first repair that reaches hard loss 0 on the whole task; returns that candidate. None is tried
-// when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips it. The
-// record is the applied repair's, else the first one tried: that of the best candidate.
+// first repair that reaches hard loss 0 on the whole task; returns that candidate. When none does,
+// the candidate the narrow search took closest (at most kWideRepairMaxWrongBits wrong bits a
+// batch) is searched again from there over every op of every gate (RepairSettings::every_op). None
+// is tried when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips it.
+// The record is the applied repair's, else the wide search's when one ran, else the first one
+// tried: that of the best candidate.
 std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
                                         std::span<const size_t> starts, bool name_starts,
                                         std::optional<int64_t> at_epoch, int threads,
@@ -60,15 +84,14 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return scores[a] < scores[b]; });
   if (order.empty() || scores[order[0]] == 0) return std::nullopt;
-  for (size_t k : order) {
-    if (stop()) {
-      outcome.stopped = true;
-      break;
-    }
+  // Searches candidate k (settings.every_op: from its narrow result); true when it works.
+  const auto try_repair = [&](size_t k, RepairSettings settings, int64_t budget,
+                              RepairReport& report) {
     Trainer& candidate = *candidates[k];
-    const int64_t budget = repair_budget(candidate.model().config.epochs);
-    const RepairReport report = candidate.search_repair(
-        RepairSettings{.max_evaluations = budget, .threads = threads, .stop = stop});
+    settings.max_evaluations = budget;
+    settings.threads = threads;
+    settings.stop = stop;
+    report = candidate.search_repair(settings);
     outcome.stopped = report.stopped;
     bool works = report.hard_loss_after == 0;
     if (works) {
@@ -76,25 +99,45 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
       apply_repair(report.changes, repaired.config.gates, repaired.logits);
       works = candidate.task().solved_by(repaired);
     }
-    outcome.lines.push_back(repair_line(
-        report, at_epoch, name_starts ? std::optional(starts[k]) : std::nullopt, works, budget));
-    if (works || outcome.record.is_null())
-      outcome.record = {{"start", starts[k]},
-                        {"epoch", candidate.epoch()},  // at --epochs, or after the last round
-                        {"hard_loss_before", report.hard_loss_before},
-                        {"hard_loss_after", report.hard_loss_after},
-                        {"gates_changed", report.changes.size()},
-                        {"hard_rollouts", report.evaluations},
-                        {"batches", report.batches},
-                        {"seconds", report.seconds},
-                        {"out_of_budget", report.out_of_budget},
-                        {"applied", works}};
-    if (works) {
-      candidate.apply_repair(report);
-      return k;
+    outcome.lines.push_back(repair_line(report, at_epoch,
+                                        name_starts ? std::optional(starts[k]) : std::nullopt,
+                                        works, budget, settings.every_op));
+    if (works) candidate.apply_repair(report);
+    return works;
+  };
+  std::vector<std::pair<size_t, RepairReport>> narrow;
+  for (size_t k : order) {
+    if (stop()) {
+      outcome.stopped = true;
+      break;
     }
+    RepairReport& report = narrow.emplace_back(k, RepairReport()).second;
+    const bool works =
+        try_repair(k, {}, repair_budget(candidates[k]->model().config.epochs), report);
+    if (works || outcome.record.is_null())
+      outcome.record = repair_record(starts[k], *candidates[k], report, nullptr, works);
+    if (works) return k;
   }
-  return std::nullopt;
+  // The wide search, from the closest narrow result that is not 0 (the first of equals).
+  const std::pair<size_t, RepairReport>* closest = nullptr;
+  for (const auto& tried : narrow)
+    if (tried.second.hard_loss_after > 0 &&
+        (!closest || tried.second.hard_loss_after < closest->second.hard_loss_after))
+      closest = &tried;
+  if (outcome.stopped || !closest ||
+      closest->second.hard_loss_after >
+          kWideRepairMaxWrongBits * std::max(1, closest->second.batches) ||
+      stop())
+    return std::nullopt;
+  const auto& [k, report] = *closest;
+  RepairSettings every_op;
+  every_op.every_op = true;
+  every_op.start_from = report.changes;
+  RepairReport wide;
+  const bool works =
+      try_repair(k, every_op, wide_repair_budget(candidates[k]->model().config.epochs), wide);
+  outcome.record = repair_record(starts[k], *candidates[k], report, &wide, works);
+  return works ? std::optional(k) : std::nullopt;
 }
 
 }  // namespace

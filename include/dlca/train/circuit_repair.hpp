@@ -15,6 +15,12 @@
 
 namespace dlca {
 
+// One op change of a gate.
+struct GateChange {
+  int gate = 0;
+  int from_op = 0, to_op = 0;
+};
+
 struct RepairSettings {
   double uncertain_below = 0.9;   // gates whose top op has a softmax probability below this
   double min_probability = 0.02;  // alternatives: ops with at least this probability,
@@ -30,12 +36,14 @@ struct RepairSettings {
   int64_t max_evaluations = 0;
   int threads = 0;             // 0: all cores
   std::function<bool()> stop;  // asked between chunks; true ends the search (Ctrl-C)
-};
-
-// One op change of a gate.
-struct GateChange {
-  int gate = 0;
-  int from_op = 0, to_op = 0;
+  // The wide search: every other op of every gate that reaches an output (in the circuit the
+  // search starts from), least certain gates first, each one's ops by falling probability;
+  // uncertain_below, min_probability and max_alternatives are not used.
+  bool every_op = false;
+  // Changes made before the search starts, as an earlier search found them (a wide search goes on
+  // from a narrow one's circuit): the report's hard_loss_before is that circuit's, and its changes
+  // begin with these.
+  std::vector<GateChange> start_from;
 };
 
 struct RepairReport {
@@ -54,6 +62,13 @@ struct RepairReport {
 // 800-epoch runs).
 inline int64_t repair_budget(int64_t epochs) { return std::max<int64_t>(1000, 2 * epochs); }
 
+// The wide search (RepairSettings::every_op) after a training run's narrow ones have failed: at
+// most this many wrong bits a scored batch left by the closest of them (a circuit further off has
+// too many candidates to search in vain), and ten times the narrow search's rollouts (the heart's
+// seed 13, 2 wrong bits to 0 by one change, took 47801 after a 3000-epoch run).
+inline constexpr double kWideRepairMaxWrongBits = 16;
+inline int64_t wide_repair_budget(int64_t epochs) { return 10 * repair_budget(epochs); }
+
 // One batch of the hard rollouts the repair scores circuits with: synchronous when masks is null.
 struct RepairBatch {
   const float* initial_state = nullptr;
@@ -71,12 +86,18 @@ struct RepairProblem {
   int loss_steps = 1;  // the last states scored (config.hpp)
 };
 
+// One flag per gate: whether any use of it reaches a new state through the ops that read it (an
+// op reads input A when its output depends on A). Changing a gate that does not cannot change the
+// circuit's output: the wide search leaves it out.
+std::vector<uint8_t> gates_reaching_outputs(const CellProgram& program,
+                                            const std::vector<uint8_t>& ops);
+
 // First-improvement search over (gate, op) alternatives in a fixed order (gates by rising top
 // probability, then each gate's alternatives by falling probability): a change is kept when it
-// lowers the hard loss. Candidates are
-// scored in parallel in chunks, the first improving one in order is kept, so the result is the
-// same at any thread count. `logits` (the gates' parameters, of kind `gates`) only rank the
-// candidates; nothing is changed.
+// lowers the hard loss. Candidates are scored in parallel in chunks, the first improving one in
+// order is kept, so the result is the same at any thread count. `logits` (the gates' parameters,
+// of kind `gates`) give the circuit (with settings.start_from changed) and rank the candidates;
+// nothing is changed.
 RepairReport search_repair(const RepairProblem& problem, GateKind gates,
                            const std::vector<float>& logits, const RepairSettings& settings = {});
 
