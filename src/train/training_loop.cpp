@@ -66,11 +66,11 @@ nlohmann::json repair_record(size_t start, const Trainer& candidate, const Repai
 
 // Tries to repair the candidates' hard circuits, lowest last hard loss first, and applies the
 // first repair that reaches hard loss 0 on the whole task; returns that candidate. When none does,
-// the candidate the narrow search took closest (at most kWideRepairMaxWrongBits wrong bits a
-// batch) is searched again from there over every op of every gate (RepairSettings::every_op). None
-// is tried when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips it.
-// The record is the applied repair's, else the wide search's when one ran, else the first one
-// tried: that of the best candidate.
+// each candidate the narrow search left with at most kWideRepairMaxWrongBits wrong bits a batch is
+// searched again from there over every op of every gate (RepairSettings::every_op), closest first.
+// None is tried when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips
+// it. The record is the applied repair's, else the first wide search's when one ran, else the
+// first one tried: that of the best candidate.
 std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
                                         std::span<const size_t> starts, bool name_starts,
                                         std::optional<int64_t> at_epoch, int threads,
@@ -118,26 +118,33 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
       outcome.record = repair_record(starts[k], *candidates[k], report, nullptr, works);
     if (works) return k;
   }
-  // The wide search, from the closest narrow result that is not 0 (the first of equals).
-  const std::pair<size_t, RepairReport>* closest = nullptr;
+  // The wide searches, from the closest narrow results first (in order among equals), each left
+  // with a few wrong bits but not 0.
+  std::vector<const std::pair<size_t, RepairReport>*> near;
   for (const auto& tried : narrow)
     if (tried.second.hard_loss_after > 0 &&
-        (!closest || tried.second.hard_loss_after < closest->second.hard_loss_after))
-      closest = &tried;
-  if (outcome.stopped || !closest ||
-      closest->second.hard_loss_after >
-          kWideRepairMaxWrongBits * std::max(1, closest->second.batches) ||
-      stop())
-    return std::nullopt;
-  const auto& [k, report] = *closest;
-  RepairSettings every_op;
-  every_op.every_op = true;
-  every_op.start_from = report.changes;
-  RepairReport wide;
-  const bool works =
-      try_repair(k, every_op, wide_repair_budget(candidates[k]->model().config.epochs), wide);
-  outcome.record = repair_record(starts[k], *candidates[k], report, &wide, works);
-  return works ? std::optional(k) : std::nullopt;
+        tried.second.hard_loss_after <= kWideRepairMaxWrongBits * std::max(1, tried.second.batches))
+      near.push_back(&tried);
+  std::stable_sort(near.begin(), near.end(), [](const auto* a, const auto* b) {
+    return a->second.hard_loss_after < b->second.hard_loss_after;
+  });
+  for (const auto* tried : near) {
+    if (outcome.stopped || stop()) {
+      outcome.stopped = true;
+      break;
+    }
+    const auto& [k, report] = *tried;
+    RepairSettings every_op;
+    every_op.every_op = true;
+    every_op.start_from = report.changes;
+    RepairReport wide;
+    const bool works =
+        try_repair(k, every_op, wide_repair_budget(candidates[k]->model().config.epochs), wide);
+    if (works || tried == near.front())
+      outcome.record = repair_record(starts[k], *candidates[k], report, &wide, works);
+    if (works) return k;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
