@@ -48,6 +48,7 @@ RepairReport search_repair(const RepairProblem& problem, GateKind gate_kind,
     return loss;
   };
   report.batches = int(problem.batches.size());
+  report.scored_states = problem.loss_steps;
   double best = score(ops);
   report.hard_loss_before = best;
   ++report.evaluations;

@@ -25,16 +25,18 @@ TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_c
 }
 
 // The summary line of one repair tried (at_epoch: the one before more rounds).
+// A wide search (every_op) counts only the changes it made after the narrow search's `earlier`.
 std::string repair_line(const RepairReport& report, std::optional<int64_t> at_epoch,
-                        std::optional<size_t> start, bool works, int64_t budget, bool every_op) {
+                        std::optional<size_t> start, bool works, int64_t budget, bool every_op,
+                        size_t earlier) {
+  const size_t changes = report.changes.size() - earlier;
   return fmt::format(
       "repair{}{}{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
       at_epoch ? fmt::format(" at epoch {}", *at_epoch) : std::string(),
       start ? fmt::format(" of start {}", *start) : std::string(), every_op ? ", every op" : "",
       report.hard_loss_before, report.hard_loss_after,
-      report.batches > 1 ? fmt::format(" over {} batches", report.batches) : std::string(),
-      report.changes.size(), report.changes.size() == 1 ? "" : "s", report.evaluations,
-      report.seconds,
+      report.batches > 1 ? fmt::format(" over {} batches", report.batches) : std::string(), changes,
+      changes == 1 ? "" : "s", report.evaluations, report.seconds,
       works                         ? ": applied"
       : report.hard_loss_after == 0 ? ": not the whole task, not applied"
       : report.stopped              ? ": stopped, nothing changed"
@@ -66,7 +68,8 @@ nlohmann::json repair_record(size_t start, const Trainer& candidate, const Repai
 
 // Tries to repair the candidates' hard circuits, lowest last hard loss first, and applies the
 // first repair that reaches hard loss 0 on the whole task; returns that candidate. When none does,
-// each candidate the narrow search left with at most kWideRepairMaxWrongBits wrong bits a batch is
+// each candidate the narrow search left with at most kWideRepairMaxWrongBits wrong bits a batch and
+// scored state is
 // searched again from there over every op of every gate (RepairSettings::every_op), closest first.
 // None is tried when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips
 // it. The record is the applied repair's, else the first wide search's when one ran, else the
@@ -99,9 +102,9 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
       apply_repair(report.changes, repaired.config.gates, repaired.logits);
       works = candidate.task().solved_by(repaired);
     }
-    outcome.lines.push_back(repair_line(report, at_epoch,
-                                        name_starts ? std::optional(starts[k]) : std::nullopt,
-                                        works, budget, settings.every_op));
+    outcome.lines.push_back(
+        repair_line(report, at_epoch, name_starts ? std::optional(starts[k]) : std::nullopt, works,
+                    budget, settings.every_op, settings.start_from.size()));
     if (works) candidate.apply_repair(report);
     return works;
   };
@@ -123,7 +126,9 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
   std::vector<const std::pair<size_t, RepairReport>*> near;
   for (const auto& tried : narrow)
     if (tried.second.hard_loss_after > 0 &&
-        tried.second.hard_loss_after <= kWideRepairMaxWrongBits * std::max(1, tried.second.batches))
+        tried.second.hard_loss_after <= kWideRepairMaxWrongBits *
+                                            std::max(1, tried.second.batches) *
+                                            std::max(1, tried.second.scored_states))
       near.push_back(&tried);
   std::stable_sort(near.begin(), near.end(), [](const auto* a, const auto* b) {
     return a->second.hard_loss_after < b->second.hard_loss_after;

@@ -20,7 +20,7 @@
 
 namespace dlca {
 
-// What the repair of an unsolved run did: a line per candidate tried, the last one's record, and
+// What the repair of an unsolved run did: a line per search, the record (repair_candidates), and
 // whether a Ctrl-C cut it short.
 struct RepairOutcome {
   std::vector<std::string> lines;

@@ -1,6 +1,7 @@
 // Greedy repair of a trained hard circuit (docs/training.md, "Circuit repair"): when training ends
 // with a few wrong bits, try each uncertain gate's other likely ops one at a time, keeping a change
-// whenever the hard loss falls, until it is 0 or no single change helps.
+// whenever the hard loss falls, until it is 0 or no single change helps; then, if a few bits are
+// left, every op of every gate that reaches an output (the wide search).
 #pragma once
 
 #include <algorithm>
@@ -49,6 +50,7 @@ struct RepairSettings {
 struct RepairReport {
   double hard_loss_before = 0, hard_loss_after = 0;  // summed over the batches
   int batches = 0;                                   // distinct batches scored
+  int scored_states = 1;            // states of each batch compared with the target (RepairProblem)
   std::vector<GateChange> changes;  // in the order applied; the last op of a gate counts
   int64_t evaluations = 0;          // hard rollouts run
   int candidates = 0;               // (gate, op) alternatives considered per pass
@@ -62,9 +64,10 @@ struct RepairReport {
 // 800-epoch runs).
 inline int64_t repair_budget(int64_t epochs) { return std::max<int64_t>(1000, 2 * epochs); }
 
-// The wide search (RepairSettings::every_op) after a training run's narrow ones have failed: at
-// most this many wrong bits a scored batch left by the closest of them (a circuit further off has
-// too many candidates to search in vain), and ten times the narrow search's rollouts (the heart's
+// The wide search (RepairSettings::every_op) after a training run's narrow ones have failed: on
+// each candidate they left with at most this many wrong bits a scored batch and state (a circuit
+// further off has too many candidates to search in vain), and ten times the narrow search's
+// rollouts (the heart's
 // seed 13, 2 wrong bits to 0 by one change, took 47801 after a 3000-epoch run).
 inline constexpr double kWideRepairMaxWrongBits = 16;
 inline int64_t wide_repair_budget(int64_t epochs) { return 10 * repair_budget(epochs); }
