@@ -33,6 +33,19 @@ TEST_CASE("op coefficients equal the notebook's relaxations and the truth tables
   CHECK(op_name(3) == "A");
 }
 
+TEST_CASE("an op reads an input exactly when its truth table depends on it") {
+  for (int op = 0; op < kNumOps; ++op) {
+    CAPTURE(op);
+    bool depends_a = false, depends_b = false;
+    for (int x = 0; x < 2; ++x) {
+      depends_a |= hard_op_bit(op, false, x) != hard_op_bit(op, true, x);
+      depends_b |= hard_op_bit(op, x, false) != hard_op_bit(op, x, true);
+    }
+    CHECK(op_reads_a(op) == depends_a);
+    CHECK(op_reads_b(op) == depends_b);
+  }
+}
+
 TEST_CASE("reference op derivatives match finite differences") {
   for (int op = 0; op < kNumOps; ++op)
     for (double a : {0.1, 0.5, 0.9})

@@ -64,12 +64,8 @@ Circuit prune_rows(const CellProgram& prog, const std::vector<uint8_t>& ops,
       const int op = ops[g.gate];
       // The rows this op reads, following pass-throughs only along the wire they select.
       std::vector<uint32_t> reads;
-      if (op == kOpPassA || op == kOpNotA)
-        reads = {g.a};
-      else if (op == kOpPassB || op == 10)
-        reads = {g.b};
-      else if (gate_arity(op) == 2)
-        reads = {g.a, g.b};
+      if (op_reads_a(op)) reads.push_back(g.a);
+      if (op_reads_b(op)) reads.push_back(g.b);
       bool ready = true;
       // Reads pushed last-first, so A's cone is resolved before B's, as a recursive walk would.
       for (auto it = reads.rbegin(); it != reads.rend(); ++it)

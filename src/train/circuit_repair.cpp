@@ -24,9 +24,8 @@ std::vector<uint8_t> gates_reaching_outputs(const CellProgram& program,
   for (auto op = program.ops.rbegin(); op != program.ops.rend(); ++op) {
     if (!needed[op->out]) continue;
     reaching[op->gate] = 1;
-    const auto& c = kOpCoefficients[ops[op->gate]];
-    if (c[1] != 0 || c[3] != 0) needed[op->a] = 1;
-    if (c[2] != 0 || c[3] != 0) needed[op->b] = 1;
+    if (op_reads_a(ops[op->gate])) needed[op->a] = 1;
+    if (op_reads_b(ops[op->gate])) needed[op->b] = 1;
   }
   return reaching;
 }

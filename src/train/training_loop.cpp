@@ -69,8 +69,8 @@ nlohmann::json repair_record(size_t start, const Trainer& candidate, const Repai
 // Tries to repair the candidates' hard circuits, lowest last hard loss first, and applies the
 // first repair that reaches hard loss 0 on the whole task; returns that candidate. When none does,
 // each candidate the narrow search left with at most kWideRepairMaxWrongBits wrong bits a batch and
-// scored state is
-// searched again from there over every op of every gate (RepairSettings::every_op), closest first.
+// scored state is searched again from there over every op of every gate (RepairSettings::every_op),
+// closest first.
 // None is tried when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips
 // it. The record is the applied repair's, else the first wide search's when one ran, else the
 // first one tried: that of the best candidate.

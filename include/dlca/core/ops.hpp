@@ -12,6 +12,11 @@ inline constexpr int kNumOps = 16;
 inline constexpr int kOpPassA = 3;  // "A": the pass-through op every gate starts as
 inline constexpr int kOpPassB = 5;  // "B"
 
+// Whether op_i(a, b) depends on input A: every op but FALSE, TRUE, B and NOT B; on input B: every
+// op but FALSE, TRUE, A and NOT A. The circuit's pruning and the repair's search follow these.
+constexpr bool op_reads_a(int op) { return op != 0 && op != 15 && op != kOpPassB && op != 10; }
+constexpr bool op_reads_b(int op) { return op != 0 && op != 15 && op != kOpPassA && op != 12; }
+
 // op_i(a, b) = c0 + c1*a + c2*b + c3*a*b, rows in index order.
 inline constexpr std::array<std::array<float, 4>, kNumOps> kOpCoefficients = {{
     {0, 0, 0, 0},    // 0 FALSE

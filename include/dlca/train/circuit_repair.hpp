@@ -66,9 +66,9 @@ inline int64_t repair_budget(int64_t epochs) { return std::max<int64_t>(1000, 2 
 
 // The wide search (RepairSettings::every_op) after a training run's narrow ones have failed: on
 // each candidate they left with at most this many wrong bits a scored batch and state (a circuit
-// further off has too many candidates to search in vain), and ten times the narrow search's
-// rollouts (the heart's
-// seed 13, 2 wrong bits to 0 by one change, took 47801 after a 3000-epoch run).
+// further off has too many candidates to search in vain), with ten times the narrow search's
+// rollouts (the heart's seed 13, 2 wrong bits to 0 by one change, took 22497 after its narrow
+// searches of a 3000-epoch run).
 inline constexpr double kWideRepairMaxWrongBits = 16;
 inline int64_t wide_repair_budget(int64_t epochs) { return 10 * repair_budget(epochs); }
 
@@ -89,8 +89,8 @@ struct RepairProblem {
   int loss_steps = 1;  // the last states scored (config.hpp)
 };
 
-// One flag per gate: whether any use of it reaches a new state through the ops that read it (an
-// op reads input A when its output depends on A). Changing a gate that does not cannot change the
+// One flag per gate: whether any use of it reaches a new state through the ops that read it
+// (op_reads_a, op_reads_b). Changing a gate that does not cannot change the
 // circuit's output: the wide search leaves it out.
 std::vector<uint8_t> gates_reaching_outputs(const CellProgram& program,
                                             const std::vector<uint8_t>& ops);
