@@ -34,6 +34,24 @@ struct Solved {
   }
 };
 
+// The repair's problem on one batch: the data the trainer's next epoch would see.
+struct OneBatchProblem {
+  TaskBatch data;
+  GridGeometry geometry;
+  CellProgram program;
+  RepairProblem problem;
+  explicit OneBatchProblem(Solved& solved) {
+    const ExperimentConfig& cfg = solved.trainer.model().config;
+    solved.task.make_batch(uint64_t(solved.trainer.epoch()), data);
+    geometry = make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
+    program = build_cell_program(solved.trainer.model());
+    problem = {&program, &geometry, cfg.steps, &cfg.loss_channels, {}};
+    problem.batches.push_back({data.initial_states.data(), nullptr, &data.target});
+  }
+  OneBatchProblem(const OneBatchProblem&) = delete;
+  OneBatchProblem& operator=(const OneBatchProblem&) = delete;
+};
+
 double hard_loss(const RepairProblem& p, const RepairBatch& b, const std::vector<float>& logits) {
   return hard_rollout(*p.program, hard_ops(GateKind::kSoftmax, logits), *p.geometry,
                       b.initial_state, p.steps, b.masks, *b.target, *p.loss_channels)
@@ -167,13 +185,11 @@ TEST_CASE("the wide search tries every op of the gates that reach an output") {
   Solved solved;
   const Model& model = solved.trainer.model();
   const ExperimentConfig& cfg = model.config;
-  TaskBatch data;
-  solved.task.make_batch(uint64_t(solved.trainer.epoch()), data);
-  const GridGeometry geometry =
-      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
-  const CellProgram program = build_cell_program(model);
-  RepairProblem problem{&program, &geometry, cfg.steps, &cfg.loss_channels, {}};
-  problem.batches.push_back({data.initial_states.data(), nullptr, &data.target});
+  const OneBatchProblem one_batch(solved);
+  const TaskBatch& data = one_batch.data;
+  const GridGeometry& geometry = one_batch.geometry;
+  const CellProgram& program = one_batch.program;
+  const RepairProblem& problem = one_batch.problem;
   REQUIRE(hard_loss(problem, model.logits) == 0);
 
   // Gates that reach no output change nothing, whatever their op; there are some to check.
@@ -254,13 +270,8 @@ TEST_CASE("a run whose narrow repair fails is repaired by the wide search") {
   cfg.repair = true;
   Solved solved(cfg);
   Trainer& t = solved.trainer;
-  TaskBatch data;
-  solved.task.make_batch(uint64_t(t.epoch()), data);
-  const GridGeometry geometry =
-      make_grid_geometry(cfg.batch, cfg.height, cfg.width, cfg.channels, cfg.periodic);
-  const CellProgram program = build_cell_program(t.model());
-  RepairProblem problem{&program, &geometry, cfg.steps, &cfg.loss_channels, {}};
-  problem.batches.push_back({data.initial_states.data(), nullptr, &data.target});
+  const OneBatchProblem one_batch(solved);
+  const RepairProblem& problem = one_batch.problem;
   const GateChange fix = break_unlikely(t.model(), problem).second;
   RepairReport breaking;
   breaking.changes = {{fix.gate, fix.to_op, fix.from_op}};
@@ -349,4 +360,42 @@ TEST_CASE("a run stopped before or during its repair is interrupted") {
   CHECK(asked_after_training == 2);
   CHECK(in_search.repair.contains("hard_rollouts"));  // tried, and cut short
   CHECK(in_search.interrupted);
+}
+
+TEST_CASE("a wide search that fails from the narrow result is tried from the trained circuit") {
+  ExperimentConfig cfg = testing::small_checkerboard();
+  cfg.repair = true;
+  Solved solved(cfg);
+  Trainer& t = solved.trainer;
+  // Two gates broken (found by a search over random breaks of this run's circuit): the narrow
+  // search changes a gate that leads the wide search into a local minimum 166 bits off, while the
+  // wide search from the broken circuit itself finds its way back to 0.
+  const std::vector<uint8_t> ops = hard_ops(t.model());
+  REQUIRE(ops[306] == 3);
+  REQUIRE(ops[171] == 3);
+  RepairReport breaking;
+  breaking.changes = {{306, 3, 8}, {171, 3, 9}};
+  t.apply_repair(breaking);
+  TrainingRunOptions options;
+  options.epochs = t.epoch() + 1;
+  std::ostringstream out;
+  const TrainingSummary summary = run_training(t, "cpu", options, out);
+  const std::string text = out.str();
+  INFO(text);
+  const size_t narrow = text.find("repair: hard loss");
+  const size_t from_narrow = text.find("repair, every op: hard loss");
+  const size_t from_trained = text.find("repair, every op from the trained circuit: hard loss");
+  REQUIRE(narrow != std::string::npos);
+  REQUIRE(from_narrow != std::string::npos);
+  REQUIRE(from_trained != std::string::npos);
+  CHECK(narrow < from_narrow);
+  CHECK(from_narrow < from_trained);
+  CHECK(text.find("not solved", from_narrow) < from_trained);
+  CHECK(text.find(": applied", from_trained) != std::string::npos);
+  CHECK(summary.repair.at("applied") == true);
+  CHECK(summary.repair.at("every_op").at("from") == "trained circuit");
+  CHECK(summary.repair.at("hard_loss_before") ==
+        summary.repair.at("every_op").at("hard_loss_before"));
+  // The trainer's circuit, scored anew on the first batch the repair scored.
+  CHECK(hard_loss(OneBatchProblem(solved).problem, t.model().logits) == 0);
 }

@@ -180,8 +180,8 @@ const std::array kSettings = {
     Setting{"repair", "--repair", kEvery, &C::repair, R::kSwitch, 0, 0, nullptr,
             "when training ends with hard loss above 0, try each uncertain gate's other likely ops "
             "one at a time, keeping changes that lower it, then, if a few bits are left, every op "
-            "of every gate; the circuit is kept only if it reaches 0 (--no-repair: not even with "
-            "--recipe robust)"},
+            "of every gate (from there, then from the trained circuit); the circuit is kept only "
+            "if it reaches 0 (--no-repair: not even with --recipe robust)"},
 };
 
 // `text` with `key` written `option` where it names the setting: as a whole word (not part of a

@@ -3,6 +3,7 @@
 #include "train/training_loop.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -24,17 +25,18 @@ TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_c
   return state;
 }
 
-// The summary line of one repair tried (at_epoch: the one before more rounds).
-// A wide search (every_op) counts only the changes it made after the narrow search's `earlier`.
+// The summary line of one repair tried (at_epoch: the one before more rounds; search: which kind,
+// "" for the narrow one). A wide search counts only the changes it made after the narrow search's
+// `earlier`.
 std::string repair_line(const RepairReport& report, std::optional<int64_t> at_epoch,
-                        std::optional<size_t> start, bool works, int64_t budget, bool every_op,
-                        size_t earlier) {
+                        std::optional<size_t> start, bool works, int64_t budget,
+                        std::string_view search, size_t earlier) {
   const size_t changes = report.changes.size() - earlier;
   return fmt::format(
       "repair{}{}{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
       at_epoch ? fmt::format(" at epoch {}", *at_epoch) : std::string(),
-      start ? fmt::format(" of start {}", *start) : std::string(), every_op ? ", every op" : "",
-      report.hard_loss_before, report.hard_loss_after,
+      start ? fmt::format(" of start {}", *start) : std::string(), search, report.hard_loss_before,
+      report.hard_loss_after,
       report.batches > 1 ? fmt::format(" over {} batches", report.batches) : std::string(), changes,
       changes == 1 ? "" : "s", report.evaluations, report.seconds,
       works                         ? ": applied"
@@ -45,9 +47,10 @@ std::string repair_line(const RepairReport& report, std::optional<int64_t> at_ep
           : ": not solved, nothing changed");
 }
 
-// The record of a repair (wide: a wide search that went on from `report`'s narrow one).
+// The record of a repair (wide: a wide search after `report`'s narrow one, from its result or,
+// `wide_from_narrow` false, from the trained circuit).
 nlohmann::json repair_record(size_t start, const Trainer& candidate, const RepairReport& report,
-                             const RepairReport* wide, bool applied) {
+                             const RepairReport* wide, bool wide_from_narrow, bool applied) {
   const RepairReport& last = wide ? *wide : report;
   nlohmann::json record = {{"start", start},
                            {"epoch", candidate.epoch()},  // at --epochs, or after the last round
@@ -62,7 +65,8 @@ nlohmann::json repair_record(size_t start, const Trainer& candidate, const Repai
   if (wide)
     record["every_op"] = {{"hard_loss_before", wide->hard_loss_before},
                           {"hard_rollouts", wide->evaluations},
-                          {"seconds", wide->seconds}};
+                          {"seconds", wide->seconds},
+                          {"from", wide_from_narrow ? "narrow search" : "trained circuit"}};
   return record;
 }
 
@@ -70,7 +74,7 @@ nlohmann::json repair_record(size_t start, const Trainer& candidate, const Repai
 // first repair that reaches hard loss 0 on the whole task; returns that candidate. When none does,
 // each candidate the narrow search left with at most kWideRepairMaxWrongBits wrong bits a batch and
 // scored state is searched again from there over every op of every gate (RepairSettings::every_op),
-// closest first.
+// closest first, and then the same ones again from their trained circuits.
 // None is tried when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips
 // it. The record is the applied repair's, else the first wide search's when one ran, else the
 // first one tried: that of the best candidate.
@@ -89,7 +93,7 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
   if (order.empty() || scores[order[0]] == 0) return std::nullopt;
   // Searches candidate k (settings.every_op: from its narrow result); true when it works.
   const auto try_repair = [&](size_t k, RepairSettings settings, int64_t budget,
-                              RepairReport& report) {
+                              std::string_view search, RepairReport& report) {
     Trainer& candidate = *candidates[k];
     settings.max_evaluations = budget;
     settings.threads = threads;
@@ -102,9 +106,9 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
       apply_repair(report.changes, repaired.config.gates, repaired.logits);
       works = candidate.task().solved_by(repaired);
     }
-    outcome.lines.push_back(
-        repair_line(report, at_epoch, name_starts ? std::optional(starts[k]) : std::nullopt, works,
-                    budget, settings.every_op, settings.start_from.size()));
+    outcome.lines.push_back(repair_line(report, at_epoch,
+                                        name_starts ? std::optional(starts[k]) : std::nullopt,
+                                        works, budget, search, settings.start_from.size()));
     if (works) candidate.apply_repair(report);
     return works;
   };
@@ -116,9 +120,9 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
     }
     RepairReport& report = narrow.emplace_back(k, RepairReport()).second;
     const bool works =
-        try_repair(k, {}, repair_budget(candidates[k]->model().config.epochs), report);
+        try_repair(k, {}, repair_budget(candidates[k]->model().config.epochs), "", report);
     if (works || outcome.record.is_null())
-      outcome.record = repair_record(starts[k], *candidates[k], report, nullptr, works);
+      outcome.record = repair_record(starts[k], *candidates[k], report, nullptr, true, works);
     if (works) return k;
   }
   // The wide searches, from the closest narrow results first (in order among equals), each left
@@ -133,22 +137,30 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
   std::stable_sort(near.begin(), near.end(), [](const auto* a, const auto* b) {
     return a->second.hard_loss_after < b->second.hard_loss_after;
   });
-  for (const auto* tried : near) {
-    if (outcome.stopped || stop()) {
-      outcome.stopped = true;
-      break;
+  // Each from its narrow result, then (where the narrow search changed anything) again from the
+  // trained hard circuit itself: a first-improvement search ends in a local minimum that depends on
+  // where it starts, and the narrow search's changes sometimes lead away from a fix (the heart's
+  // seed 14: from the narrow result 1 wrong bit left, from the trained circuit 0).
+  for (const bool from_narrow : {true, false})
+    for (const auto* tried : near) {
+      const auto& [k, report] = *tried;
+      if (!from_narrow && report.changes.empty()) continue;  // the same search as before
+      if (outcome.stopped || stop()) {
+        outcome.stopped = true;
+        return std::nullopt;
+      }
+      RepairSettings every_op;
+      every_op.every_op = true;
+      if (from_narrow) every_op.start_from = report.changes;
+      RepairReport wide;
+      const bool works =
+          try_repair(k, every_op, wide_repair_budget(candidates[k]->model().config.epochs),
+                     from_narrow ? ", every op" : ", every op from the trained circuit", wide);
+      if (works || (from_narrow && tried == near.front()))
+        outcome.record =
+            repair_record(starts[k], *candidates[k], report, &wide, from_narrow, works);
+      if (works) return k;
     }
-    const auto& [k, report] = *tried;
-    RepairSettings every_op;
-    every_op.every_op = true;
-    every_op.start_from = report.changes;
-    RepairReport wide;
-    const bool works =
-        try_repair(k, every_op, wide_repair_budget(candidates[k]->model().config.epochs), wide);
-    if (works || tried == near.front())
-      outcome.record = repair_record(starts[k], *candidates[k], report, &wide, works);
-    if (works) return k;
-  }
   return std::nullopt;
 }
 
