@@ -31,16 +31,22 @@ std::vector<bool> Circuit::used_inputs() const {
 
 namespace {
 
-// Where a program row comes from: its op index, with the op's place in the network (for labels).
-struct RowOrigin {
-  int op_index = -1;
+// Where a program row's op sits in the network (for a model's labels).
+struct RowPlace {
   int layer = 0, index = 0;
   std::string label;
 };
 
+// Each row's op index in the program (-1 for the input rows).
+std::vector<int> op_of_rows(const CellProgram& program) {
+  std::vector<int> op_of_row(program.num_rows, -1);
+  for (size_t i = 0; i < program.ops.size(); ++i) op_of_row[program.ops[i].out] = int(i);
+  return op_of_row;
+}
+
 // The pruning walk from the output rows (docs/MODEL.md §11.2).
 Circuit prune_rows(const CellProgram& prog, const std::vector<uint8_t>& ops,
-                   const std::vector<RowOrigin>& origin) {
+                   const std::vector<int>& op_of_row, const std::vector<RowPlace>* places) {
   const int C = prog.channels;
   const uint32_t inputs = uint32_t(9 * C);
   Circuit circuit;
@@ -60,16 +66,18 @@ Circuit prune_rows(const CellProgram& prog, const std::vector<uint8_t>& ops,
         stack.pop_back();
         continue;
       }
-      const GateOp& g = prog.ops[size_t(origin[row].op_index)];
+      const GateOp& g = prog.ops[size_t(op_of_row[row])];
       const int op = ops[g.gate];
-      // The rows this op reads, following pass-throughs only along the wire they select.
-      std::vector<uint32_t> reads;
-      if (op_reads_a(op)) reads.push_back(g.a);
-      if (op_reads_b(op)) reads.push_back(g.b);
+      // The rows this op reads, following pass-throughs only along the wire they select (no
+      // allocation: this runs for every row of every circuit the repair scores).
+      uint32_t reads[2];
+      int num_reads = 0;
+      if (op_reads_a(op)) reads[num_reads++] = g.a;
+      if (op_reads_b(op)) reads[num_reads++] = g.b;
       bool ready = true;
       // Reads pushed last-first, so A's cone is resolved before B's, as a recursive walk would.
-      for (auto it = reads.rbegin(); it != reads.rend(); ++it)
-        if (const uint32_t r = *it; r >= inputs && signal[r] < 0) {
+      for (int k = num_reads - 1; k >= 0; --k)
+        if (const uint32_t r = reads[k]; r >= inputs && signal[r] < 0) {
           stack.push_back(r);
           ready = false;
         }
@@ -81,9 +89,11 @@ Circuit prune_rows(const CellProgram& prog, const std::vector<uint8_t>& ops,
         continue;
       }
       CircuitGate gate;
-      gate.layer = origin[row].layer;
-      gate.index = origin[row].index;
-      gate.label = origin[row].label;
+      if (places) {
+        gate.layer = (*places)[row].layer;
+        gate.index = (*places)[row].index;
+        gate.label = (*places)[row].label;
+      }
       if (op == kOpFalse || op == kOpTrue) {
         gate.op = uint8_t(op);
       } else if (op == kOpNotA || op == 10) {
@@ -112,7 +122,7 @@ Circuit prune(const Model& model) {
   const CellProgram prog = build_cell_program(model);
   const ExperimentConfig& cfg = model.config;
   const int C = cfg.channels, K = cfg.kernels;
-  std::vector<RowOrigin> origin(prog.num_rows);
+  std::vector<RowPlace> places(prog.num_rows);
   size_t i = 0;
   int global_layer = 0;
   for (size_t l = 0; l < model.perception_layers.size(); ++l, ++global_layer) {
@@ -120,21 +130,19 @@ Circuit prune(const Model& model) {
     for (int k = 0; k < K; ++k)  // build_cell_program's order: kernel, gate, channel
       for (int j = 0; j < width; ++j)
         for (int c = 0; c < C; ++c, ++i)
-          origin[prog.ops[i].out] = {int(i), global_layer, (c * K + k) * width + j,
+          places[prog.ops[i].out] = {global_layer, (c * K + k) * width + j,
                                      fmt::format("p_{}_{}_{}_{}", l, c, k, j)};
   }
   for (size_t l = 0; l < model.update_layers.size(); ++l, ++global_layer)
     for (int j = 0; j < model.update_layers[l].width; ++j, ++i)
-      origin[prog.ops[i].out] = {int(i), global_layer, j, fmt::format("u_{}_{}", l, j)};
-  return prune_rows(prog, hard_ops(model), origin);
+      places[prog.ops[i].out] = {global_layer, j, fmt::format("u_{}_{}", l, j)};
+  return prune_rows(prog, hard_ops(model), op_of_rows(prog), &places);
 }
 
 Circuit prune(const CellProgram& program, const std::vector<uint8_t>& ops) {
   for (const GateOp& g : program.ops)
     if (g.gate >= ops.size()) throw std::invalid_argument("prune: no op for a gate of the program");
-  std::vector<RowOrigin> origin(program.num_rows);
-  for (size_t i = 0; i < program.ops.size(); ++i) origin[program.ops[i].out].op_index = int(i);
-  return prune_rows(program, ops, origin);
+  return prune_rows(program, ops, op_of_rows(program), nullptr);
 }
 
 CircuitProgram to_program(const Circuit& circuit) {
