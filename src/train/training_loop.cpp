@@ -91,7 +91,8 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return scores[a] < scores[b]; });
   if (order.empty() || scores[order[0]] == 0) return std::nullopt;
-  // Searches candidate k (settings.every_op: from its narrow result); true when it works.
+  // Searches candidate k (a wide search from settings.start_from, the narrow search's changes, or
+  // from its trained circuit); true when it works.
   const auto try_repair = [&](size_t k, RepairSettings settings, int64_t budget,
                               std::string_view search, RepairReport& report) {
     Trainer& candidate = *candidates[k];
@@ -140,7 +141,8 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
   // Each from its narrow result, then (where the narrow search changed anything) again from the
   // trained hard circuit itself: a first-improvement search ends in a local minimum that depends on
   // where it starts, and the narrow search's changes sometimes lead away from a fix (the heart's
-  // seed 14: from the narrow result 1 wrong bit left, from the trained circuit 0).
+  // seed 14 after its extra rounds, start 2: from the narrow result 1 wrong bit left, from the
+  // trained circuit 0).
   for (const bool from_narrow : {true, false})
     for (const auto* tried : near) {
       const auto& [k, report] = *tried;
