@@ -285,6 +285,7 @@ TEST_CASE("a run whose narrow repair fails is repaired by the wide search") {
   CHECK(summary.repair.at("applied") == true);
   CHECK(hard_loss(problem, t.model().logits) == 0);  // the trainer's circuit, scored anew
   CHECK(out.str().find(", every op: hard loss") != std::string::npos);
+  CHECK(summary.repair.at("search") == "every op");
   CHECK(summary.repair.at("hard_loss_before") >=
         summary.repair.at("every_op").at("hard_loss_before"));
 }
@@ -393,7 +394,7 @@ TEST_CASE("a wide search that fails from the narrow result is tried from the tra
   CHECK(text.find("not solved", from_narrow) < from_trained);
   CHECK(text.find(": applied", from_trained) != std::string::npos);
   CHECK(summary.repair.at("applied") == true);
-  CHECK(summary.repair.at("every_op").at("from") == "trained circuit");
+  CHECK(summary.repair.at("search") == "every op from the trained circuit");
   CHECK(summary.repair.at("hard_loss_before") ==
         summary.repair.at("every_op").at("hard_loss_before"));
   // The trainer's circuit, scored anew on the first batch the repair scored.

@@ -148,7 +148,10 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   repaired.repair_hard_loss_before = 12;
   repaired.repair_hard_loss_after = 3;
   repaired.kept_most_wrong_bits = 29;
+  repaired.repair_search = "every op";
   const nlohmann::json with_repair = repaired.to_json();
+  CHECK(with_repair["repair_search"] == "every op");
+  CHECK(row["repair_search"].is_null());
   CHECK(with_repair["extra_rounds"] == 2);
   CHECK(with_repair["repair_hard_loss_after"] == 3.0);
   CHECK(dlca::SweepRow::from_json(with_repair).to_json() == with_repair);
@@ -158,7 +161,7 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
   CHECK(row["kept_most_wrong_bits"].is_null());
   nlohmann::json before_them = with_repair;
   for (const char* key : {"extra_rounds", "repair_hard_loss_before", "repair_hard_loss_after",
-                          "kept_most_wrong_bits"})
+                          "kept_most_wrong_bits", "repair_search"})
     before_them.erase(key);
   CHECK(dlca::SweepRow::from_json(before_them).to_json() == row);
   for (const auto& [key, value, why] :
@@ -173,7 +176,11 @@ TEST_CASE("sweep: a damaged or hand-edited row is refused on resume, not convert
         {"kept_most_wrong_bits", 1.5,
          "kept_most_wrong_bits: must be a whole number of bits, got 1.5"},
         {"kept_most_wrong_bits", "0",
-         "kept_most_wrong_bits: must be a finite number >= 0, got \"0\""}}) {
+         "kept_most_wrong_bits: must be a finite number >= 0, got \"0\""},
+        {"repair_search", "wide",
+         "repair_search: must be \"narrow\", \"every op\" or \"every op from the trained "
+         "circuit\", got \"wide\""},
+        {"repair_search", 3, "repair_search: must be a string, got 3"}}) {
     nlohmann::json bad = with_repair;
     bad[key] = value;
     CHECK_THROWS_WITH(dlca::SweepRow::from_json(bad), why);
@@ -411,6 +418,10 @@ TEST_CASE("sweep: the progress line says which round solved a run and what the r
   row.repair_hard_loss_after = 0;
   CHECK(dlca::progress_line(row, 2, 2) ==
         "[2/2] seed 6: solved at epoch 5107; repaired 103 -> 0 (1288.3 s)\n");
+  row.repair_search = "every op";  // by a wide search (a narrow one is not named)
+  CHECK(dlca::progress_line(row, 2, 2) ==
+        "[2/2] seed 6: solved at epoch 5107; repaired 103 -> 0 (every op) (1288.3 s)\n");
+  row.repair_search = "narrow";
   row.kept_most_wrong_bits = 0;  // a picture that stays from the trained step T to 2T
   CHECK(dlca::progress_line(row, 2, 2) ==
         "[2/2] seed 6: solved at epoch 5107; repaired 103 -> 0; stays exact to 2T (1288.3 s)\n");

@@ -442,6 +442,7 @@ std::optional<SweepRow> Sweep::train(const SweepRun& run, int threads,
   if (summary.repair.is_object()) {
     row.repair_hard_loss_before = summary.repair.at("hard_loss_before").get<double>();
     row.repair_hard_loss_after = summary.repair.at("hard_loss_after").get<double>();
+    row.repair_search = summary.repair.at("search").get<std::string>();
   }
   if (summary.kept) row.kept_most_wrong_bits = summary.kept->most_wrong();
   return row;
@@ -465,18 +466,19 @@ std::string Sweep::csv() const {
   std::string text =
       "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,"
       "wall_seconds,model,epochs,logits_checksum,diverged_epoch,extra_rounds,"
-      "repair_hard_loss_before,repair_hard_loss_after,kept_most_wrong_bits\n";
+      "repair_hard_loss_before,repair_hard_loss_after,kept_most_wrong_bits,repair_search\n";
   const auto number = [](double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : ""; };
   const auto optional = [](const auto& v) { return v ? fmt::format("{}", *v) : std::string(); };
   for (const auto& r : rows_)
     if (r)
-      text += fmt::format("{},{},{},{},{},{},{},{:.3f},{},{},{},{},{},{},{},{}\n", r->seed,
-                          csv_field(r->options), optional(r->first_zero_epoch),
-                          number(r->final_soft_loss), number(r->final_hard_loss), r->active_gates,
-                          r->pruned_gates, r->wall_seconds, csv_field(r->model), r->epochs,
-                          r->logits_checksum, optional(r->diverged_epoch),
-                          optional(r->extra_rounds), optional(r->repair_hard_loss_before),
-                          optional(r->repair_hard_loss_after), optional(r->kept_most_wrong_bits));
+      text +=
+          fmt::format("{},{},{},{},{},{},{},{:.3f},{},{},{},{},{},{},{},{},{}\n", r->seed,
+                      csv_field(r->options), optional(r->first_zero_epoch),
+                      number(r->final_soft_loss), number(r->final_hard_loss), r->active_gates,
+                      r->pruned_gates, r->wall_seconds, csv_field(r->model), r->epochs,
+                      r->logits_checksum, optional(r->diverged_epoch), optional(r->extra_rounds),
+                      optional(r->repair_hard_loss_before), optional(r->repair_hard_loss_after),
+                      optional(r->kept_most_wrong_bits), csv_field(r->repair_search.value_or("")));
   return text;
 }
 
@@ -628,9 +630,12 @@ std::string progress_line(const SweepRow& row, size_t done, size_t total) {
     how += fmt::format("; extra round {}", *row.extra_rounds);
   if (row.repair_hard_loss_before && row.repair_hard_loss_after) {
     const bool repaired = solved(row) && *row.repair_hard_loss_after == 0;
-    how +=
-        fmt::format("; repair{} {:g} -> {:g}{}", repaired ? "ed" : "", *row.repair_hard_loss_before,
-                    *row.repair_hard_loss_after, repaired ? "" : " (not applied)");
+    how += fmt::format("; repair{} {:g} -> {:g}{}{}", repaired ? "ed" : "",
+                       *row.repair_hard_loss_before, *row.repair_hard_loss_after,
+                       row.repair_search && *row.repair_search != kRepairSearchNames[0]
+                           ? fmt::format(" ({})", *row.repair_search)
+                           : std::string(),
+                       repaired ? "" : " (not applied)");
   }
   // A solved picture: whether it stays from the trained step T to 2T.
   if (solved(row) && row.kept_most_wrong_bits)

@@ -2,6 +2,7 @@
 // read back, and the manifest, with what older builds wrote upgraded.
 #include "train/sweep_files.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -14,6 +15,7 @@
 #include "dlca/core/json_text.hpp"
 #include "dlca/core/model.hpp"
 #include "dlca/io/atomic_file.hpp"
+#include "dlca/train/circuit_repair.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/picture_kept.hpp"
 
@@ -61,7 +63,8 @@ nlohmann::json SweepRow::to_json() const {
           {"extra_rounds", optional(extra_rounds)},
           {"repair_hard_loss_before", finite_or_null(repair_hard_loss_before)},
           {"repair_hard_loss_after", finite_or_null(repair_hard_loss_after)},
-          {"kept_most_wrong_bits", finite_or_null(kept_most_wrong_bits)}};
+          {"kept_most_wrong_bits", finite_or_null(kept_most_wrong_bits)},
+          {"repair_search", repair_search ? nlohmann::json(*repair_search) : nlohmann::json()}};
 }
 
 SweepRow SweepRow::from_json(const nlohmann::json& j) {
@@ -113,6 +116,17 @@ SweepRow SweepRow::from_json(const nlohmann::json& j) {
   if (given("repair_hard_loss_before")) {
     row.repair_hard_loss_before = whole_number("repair_hard_loss_before");
     row.repair_hard_loss_after = whole_number("repair_hard_loss_after");
+  }
+  if (given("repair_search")) {
+    if (!given("repair_hard_loss_before"))
+      throw std::runtime_error("repair_search: given without the repair's hard losses");
+    const std::string search = text("repair_search");
+    if (std::find(std::begin(kRepairSearchNames), std::end(kRepairSearchNames), search) ==
+        std::end(kRepairSearchNames))
+      throw std::runtime_error(fmt::format(
+          "repair_search: must be \"{}\", \"{}\" or \"{}\", got {}", kRepairSearchNames[0],
+          kRepairSearchNames[1], kRepairSearchNames[2], brief_json(j.at("repair_search"))));
+    row.repair_search = search;
   }
   if (given("kept_most_wrong_bits"))
     row.kept_most_wrong_bits = whole_number("kept_most_wrong_bits");

@@ -3,7 +3,6 @@
 #include "train/training_loop.hpp"
 
 #include <algorithm>
-#include <string_view>
 
 #include <fmt/format.h>
 
@@ -25,18 +24,19 @@ TrainingState checkpoint_state(const Trainer& trainer, std::optional<int> tile_c
   return state;
 }
 
-// The summary line of one repair tried (at_epoch: the one before more rounds; search: which kind,
-// "" for the narrow one). A wide search counts only the changes it made after the narrow search's
-// `earlier`.
+// The summary line of one repair tried (at_epoch: the one before more rounds). A wide search names
+// itself and counts only the changes it made after the narrow search's `earlier`.
 std::string repair_line(const RepairReport& report, std::optional<int64_t> at_epoch,
                         std::optional<size_t> start, bool works, int64_t budget,
-                        std::string_view search, size_t earlier) {
+                        RepairSearch search, size_t earlier) {
   const size_t changes = report.changes.size() - earlier;
   return fmt::format(
       "repair{}{}{}: hard loss {:g} -> {:g}{}, {} gate change{} ({} hard rollouts, {:.1f} s){}\n",
       at_epoch ? fmt::format(" at epoch {}", *at_epoch) : std::string(),
-      start ? fmt::format(" of start {}", *start) : std::string(), search, report.hard_loss_before,
-      report.hard_loss_after,
+      start ? fmt::format(" of start {}", *start) : std::string(),
+      search == RepairSearch::kNarrow ? std::string()
+                                      : fmt::format(", {}", repair_search_name(search)),
+      report.hard_loss_before, report.hard_loss_after,
       report.batches > 1 ? fmt::format(" over {} batches", report.batches) : std::string(), changes,
       changes == 1 ? "" : "s", report.evaluations, report.seconds,
       works                         ? ": applied"
@@ -47,10 +47,9 @@ std::string repair_line(const RepairReport& report, std::optional<int64_t> at_ep
           : ": not solved, nothing changed");
 }
 
-// The record of a repair (wide: a wide search after `report`'s narrow one, from its result or,
-// `wide_from_narrow` false, from the trained circuit).
+// The record of a repair (wide: a wide search of kind `search` after `report`'s narrow one).
 nlohmann::json repair_record(size_t start, const Trainer& candidate, const RepairReport& report,
-                             const RepairReport* wide, bool wide_from_narrow, bool applied) {
+                             const RepairReport* wide, RepairSearch search, bool applied) {
   const RepairReport& last = wide ? *wide : report;
   nlohmann::json record = {{"start", start},
                            {"epoch", candidate.epoch()},  // at --epochs, or after the last round
@@ -65,8 +64,8 @@ nlohmann::json repair_record(size_t start, const Trainer& candidate, const Repai
   if (wide)
     record["every_op"] = {{"hard_loss_before", wide->hard_loss_before},
                           {"hard_rollouts", wide->evaluations},
-                          {"seconds", wide->seconds},
-                          {"from", wide_from_narrow ? "narrow search" : "trained circuit"}};
+                          {"seconds", wide->seconds}};
+  record["search"] = repair_search_name(search);
   return record;
 }
 
@@ -94,7 +93,7 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
   // Searches candidate k (a wide search from settings.start_from, the narrow search's changes, or
   // from its trained circuit); true when it works.
   const auto try_repair = [&](size_t k, RepairSettings settings, int64_t budget,
-                              std::string_view search, RepairReport& report) {
+                              RepairSearch search, RepairReport& report) {
     Trainer& candidate = *candidates[k];
     settings.max_evaluations = budget;
     settings.threads = threads;
@@ -120,10 +119,11 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
       break;
     }
     RepairReport& report = narrow.emplace_back(k, RepairReport()).second;
-    const bool works =
-        try_repair(k, {}, repair_budget(candidates[k]->model().config.epochs), "", report);
+    const bool works = try_repair(k, {}, repair_budget(candidates[k]->model().config.epochs),
+                                  RepairSearch::kNarrow, report);
     if (works || outcome.record.is_null())
-      outcome.record = repair_record(starts[k], *candidates[k], report, nullptr, true, works);
+      outcome.record =
+          repair_record(starts[k], *candidates[k], report, nullptr, RepairSearch::kNarrow, works);
     if (works) return k;
   }
   // The wide searches, from the closest narrow results first (in order among equals), each left
@@ -155,12 +155,12 @@ std::optional<size_t> repair_candidates(std::span<Trainer* const> candidates,
       every_op.every_op = true;
       if (from_narrow) every_op.start_from = report.changes;
       RepairReport wide;
-      const bool works =
-          try_repair(k, every_op, wide_repair_budget(candidates[k]->model().config.epochs),
-                     from_narrow ? ", every op" : ", every op from the trained circuit", wide);
+      const RepairSearch search =
+          from_narrow ? RepairSearch::kWide : RepairSearch::kWideFromTrained;
+      const bool works = try_repair(
+          k, every_op, wide_repair_budget(candidates[k]->model().config.epochs), search, wide);
       if (works || (from_narrow && tried == near.front()))
-        outcome.record =
-            repair_record(starts[k], *candidates[k], report, &wide, from_narrow, works);
+        outcome.record = repair_record(starts[k], *candidates[k], report, &wide, search, works);
       if (works) return k;
     }
   return std::nullopt;

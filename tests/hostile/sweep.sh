@@ -25,11 +25,11 @@ case $case_name in
 files) # the files and rows a 4-seed x 2-option sweep writes
   "$sweep" "${args[@]}" --epochs 5 --out s >out.txt || fail "exit status $?"
   [ "$(head -1 s/runs.csv)" = \
-    "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,wall_seconds,model,epochs,logits_checksum,diverged_epoch,extra_rounds,repair_hard_loss_before,repair_hard_loss_after,kept_most_wrong_bits" ] ||
+    "seed,options,first_zero_epoch,final_soft_loss,final_hard_loss,active_gates,pruned_gates,wall_seconds,model,epochs,logits_checksum,diverged_epoch,extra_rounds,repair_hard_loss_before,repair_hard_loss_after,kept_most_wrong_bits,repair_search" ] ||
     fail "runs.csv header: $(head -1 s/runs.csv)"
   # The paper's recipe has no rounds and no repair, and a checkerboard grows no picture: those
   # columns stay empty.
-  [ "$(tail -n +2 s/runs.csv | cut -d, -f13-16 | sort -u)" = ",,," ] || fail "rounds, repair or kept in paper runs: $(cat s/runs.csv)"
+  [ "$(tail -n +2 s/runs.csv | cut -d, -f13-17 | sort -u)" = ",,,," ] || fail "rounds, repair or kept in paper runs: $(cat s/runs.csv)"
   [ "$(tail -n +2 s/runs.csv | cut -d, -f1,2 | tr '\n' ' ')" = \
     "1,steps=2;lr=0.05 2,steps=2;lr=0.05 3,steps=2;lr=0.05 4,steps=2;lr=0.05 1,steps=2;lr=0.1 2,steps=2;lr=0.1 3,steps=2;lr=0.1 4,steps=2;lr=0.1 " ] ||
     fail "rows not in (options, seed) order: $(cut -d, -f1,2 s/runs.csv)"

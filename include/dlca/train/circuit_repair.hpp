@@ -72,6 +72,16 @@ inline int64_t repair_budget(int64_t epochs) { return std::max<int64_t>(1000, 2 
 inline constexpr double kWideRepairMaxWrongBits = 16;
 inline int64_t wide_repair_budget(int64_t epochs) { return 10 * repair_budget(epochs); }
 
+// The searches a training run's repair makes, by the names its summary lines, its record
+// ("search") and sweep rows ("repair_search") give them: the narrow one, then the wide ones from
+// the narrow search's result, then again from the trained circuits.
+inline constexpr const char* kRepairSearchNames[] = {"narrow", "every op",
+                                                     "every op from the trained circuit"};
+enum class RepairSearch { kNarrow, kWide, kWideFromTrained };
+inline const char* repair_search_name(RepairSearch search) {
+  return kRepairSearchNames[int(search)];
+}
+
 // One batch of the hard rollouts the repair scores circuits with: synchronous when masks is null.
 struct RepairBatch {
   const float* initial_state = nullptr;

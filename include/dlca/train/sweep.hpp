@@ -90,6 +90,9 @@ struct SweepRow {
   // The hard loss before and after the last repair tried (--repair), which reached 0 when the run
   // was solved by it; none when no repair ran.
   std::optional<double> repair_hard_loss_before, repair_hard_loss_after;
+  // Which search that repair was (kRepairSearchNames: "narrow", "every op", "every op from the
+  // trained circuit"); none when no repair ran, and in rows of older builds.
+  std::optional<std::string> repair_search;
   // An image run: the most wrong bits of its hard circuit at any step from the trained step T to
   // 2T (0: the grown picture stays exact; picture_kept.hpp); none for other tasks, asynchronous
   // runs, diverged runs and rows of older builds.
