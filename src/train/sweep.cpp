@@ -624,7 +624,8 @@ std::string Sweep::summary_markdown() const {
 
 std::string progress_line(const SweepRow& row, size_t done, size_t total) {
   // How the rounds and the repair went, when they ran: "; extra round 1", "; repaired 12 -> 0"
-  // (the repair solved it), "; repair 12 -> 3 (not applied)" (a repair that did not).
+  // (the repair solved it), "; repair 12 -> 3 (not applied)" (a repair that did not), a wide
+  // search named: "; repaired 3 -> 0 (every op)".
   std::string how;
   if (row.extra_rounds && *row.extra_rounds > 0)
     how += fmt::format("; extra round {}", *row.extra_rounds);

@@ -73,7 +73,8 @@ nlohmann::json repair_record(size_t start, const Trainer& candidate, const Repai
 // first repair that reaches hard loss 0 on the whole task; returns that candidate. When none does,
 // each candidate the narrow search left with at most kWideRepairMaxWrongBits wrong bits a batch and
 // scored state is searched again from there over every op of every gate (RepairSettings::every_op),
-// closest first, and then the same ones again from their trained circuits.
+// closest first, and then those the narrow search changed again from their trained circuits (the
+// limit of wrong bits is the narrow results', not the trained circuits').
 // None is tried when a candidate already scores 0; `stop` (Ctrl-C) ends the search early, or skips
 // it. The record is the applied repair's, else the first wide search's when one ran, else the
 // first one tried: that of the best candidate.

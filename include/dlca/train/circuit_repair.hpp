@@ -68,7 +68,8 @@ inline int64_t repair_budget(int64_t epochs) { return std::max<int64_t>(1000, 2 
 // each candidate they left with at most this many wrong bits a scored batch and state (a circuit
 // further off has too many candidates to search in vain), with ten times the narrow search's
 // rollouts (the heart's seed 13, 2 wrong bits to 0 by one change, took 22497 after its narrow
-// searches of a 3000-epoch run).
+// searches of a 3000-epoch run). The second wide pass, from the same candidates' trained circuits
+// (training_loop.cpp), uses the narrow results' count too, so it may start further off.
 inline constexpr double kWideRepairMaxWrongBits = 16;
 inline int64_t wide_repair_budget(int64_t epochs) { return 10 * repair_budget(epochs); }
 
