@@ -31,6 +31,7 @@
 #include "dlca/io/atomic_file.hpp"
 #include "dlca/io/output_paths.hpp"
 #include "dlca/io/stop_signals.hpp"
+#include "dlca/train/circuit_repair.hpp"
 #include "dlca/train/model_file.hpp"
 #include "dlca/train/trainer.hpp"
 #include "dlca/train/training_observer.hpp"
@@ -631,12 +632,13 @@ std::string progress_line(const SweepRow& row, size_t done, size_t total) {
     how += fmt::format("; extra round {}", *row.extra_rounds);
   if (row.repair_hard_loss_before && row.repair_hard_loss_after) {
     const bool repaired = solved(row) && *row.repair_hard_loss_after == 0;
-    how += fmt::format("; repair{} {:g} -> {:g}{}{}", repaired ? "ed" : "",
-                       *row.repair_hard_loss_before, *row.repair_hard_loss_after,
-                       row.repair_search && *row.repair_search != kRepairSearchNames[0]
-                           ? fmt::format(" ({})", *row.repair_search)
-                           : std::string(),
-                       repaired ? "" : " (not applied)");
+    how += fmt::format(
+        "; repair{} {:g} -> {:g}{}{}", repaired ? "ed" : "", *row.repair_hard_loss_before,
+        *row.repair_hard_loss_after,
+        row.repair_search && *row.repair_search != repair_search_name(RepairSearch::kNarrow)
+            ? fmt::format(" ({})", *row.repair_search)
+            : std::string(),
+        repaired ? "" : " (not applied)");
   }
   // A solved picture: whether it stays from the trained step T to 2T.
   if (solved(row) && row.kept_most_wrong_bits)
